@@ -1,0 +1,133 @@
+//! The `strata` binary: the protocol engine by default, plus the `perft` subcommand.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Instant;
+
+use clap::{Args, Parser, Subcommand};
+use strata::rules::perft::{divide, perft};
+use strata::rules::{AnyGame, Game, Variant};
+use strata::with_game;
+
+#[derive(Parser)]
+#[command(
+    name = "strata",
+    version,
+    about = "A game engine for 3D and multi-player chess variants"
+)]
+struct Cli {
+    /// Write logs to this file instead of stderr.
+    #[arg(long, global = true)]
+    log: Option<PathBuf>,
+    #[command(subcommand)]
+    command: Option<Cmd>,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Speak the protocol on stdin/stdout (the default).
+    Uci,
+    /// Count the leaves of the legal-move tree (single thread) and report the speed.
+    Perft(PerftArgs),
+}
+
+#[derive(Args)]
+struct PerftArgs {
+    /// Variant name.
+    #[arg(long, default_value = "chess")]
+    variant: String,
+    /// Start from this FEN instead of the start position.
+    #[arg(long)]
+    fen: Option<String>,
+    /// Moves to play first (the depth may also come last: `--moves e2e4 e7e5 4`).
+    #[arg(long, num_args = 1..)]
+    moves: Vec<String>,
+    /// Print the count of every root move.
+    #[arg(long)]
+    divide: bool,
+    /// Depth in plies.
+    depth: Option<u32>,
+}
+
+fn init_logging(file: Option<&PathBuf>) -> Result<(), String> {
+    let level = std::env::var("STRATA_LOG")
+        .ok()
+        .and_then(|l| l.parse().ok())
+        .unwrap_or(if file.is_some() {
+            tracing::Level::INFO
+        } else {
+            tracing::Level::WARN
+        });
+    let builder = tracing_subscriber::fmt()
+        .with_max_level(level)
+        .with_ansi(false);
+    match file {
+        Some(path) => {
+            let f = std::fs::File::create(path)
+                .map_err(|e| format!("cannot open log file {}: {e}", path.display()))?;
+            builder.with_writer(std::sync::Mutex::new(f)).init();
+        }
+        None => builder.with_writer(std::io::stderr).init(),
+    }
+    Ok(())
+}
+
+fn run_perft(mut args: PerftArgs) -> Result<(), String> {
+    if args.depth.is_none()
+        && let Some(last) = args.moves.last()
+        && let Ok(d) = last.parse::<u32>()
+    {
+        args.depth = Some(d);
+        args.moves.pop();
+    }
+    let depth = args.depth.ok_or("perft: the depth is missing")?;
+    let variant =
+        Variant::from_name(&args.variant).ok_or(format!("unknown variant '{}'", args.variant))?;
+    let mut game = match &args.fen {
+        Some(fen) => AnyGame::from_fen(variant, fen)?,
+        None => AnyGame::startpos(variant)?,
+    };
+    for m in &args.moves {
+        let mv = game.parse_move(m).map_err(|e| e.to_string())?;
+        game.make(mv);
+    }
+    let start = Instant::now();
+    let nodes = if args.divide {
+        let rows = with_game!(&mut game, g => divide(g, depth));
+        for (name, n) in &rows {
+            println!("{name}: {n}");
+        }
+        println!();
+        rows.iter().map(|(_, n)| n).sum()
+    } else {
+        with_game!(&mut game, g => perft(g, depth))
+    };
+    let secs = start.elapsed().as_secs_f64();
+    println!("Nodes searched: {nodes}");
+    println!("Time: {secs:.3} s");
+    println!("Nodes/s: {:.0}", nodes as f64 / secs.max(1e-9));
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    if let Err(e) = init_logging(cli.log.as_ref()) {
+        eprintln!("strata: {e}");
+        return ExitCode::FAILURE;
+    }
+    let result = match cli.command {
+        None | Some(Cmd::Uci) => {
+            strata::protocol::run(std::io::stdin().lock(), Arc::new(strata::protocol::Stdout));
+            Ok(())
+        }
+        Some(Cmd::Perft(args)) => run_perft(args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("strata: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,191 @@
+//! The engine's UCI options: their declarations (printed by `uci`) and value checking.
+
+use crate::rules::Variant;
+
+/// The type and range of an option.
+#[derive(Clone, Debug)]
+pub enum OptionType {
+    /// An integer in `min..=max`.
+    Spin {
+        /// Default value.
+        default: i64,
+        /// Smallest value.
+        min: i64,
+        /// Largest value.
+        max: i64,
+    },
+    /// `true` or `false`.
+    Check {
+        /// Default value.
+        default: bool,
+    },
+    /// One of a list of words.
+    Combo {
+        /// Default value.
+        default: String,
+        /// The allowed values.
+        vars: Vec<String>,
+    },
+    /// Free text.
+    Text {
+        /// Default value (`<empty>` is printed for "").
+        default: String,
+    },
+    /// An action without a value.
+    Button,
+}
+
+/// An option's declaration.
+#[derive(Clone, Debug)]
+pub struct OptionDecl {
+    /// Name, as in `setoption name <name>` (case-insensitive on input).
+    pub name: &'static str,
+    /// Type and range.
+    pub kind: OptionType,
+}
+
+/// A checked option value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OptionValue {
+    /// A spin value.
+    Int(i64),
+    /// A check value.
+    Bool(bool),
+    /// A combo or string value.
+    Text(String),
+    /// A button press.
+    Pressed,
+}
+
+impl OptionDecl {
+    /// The `option ...` line printed by `uci`.
+    pub fn uci_line(&self) -> String {
+        match &self.kind {
+            OptionType::Spin { default, min, max } => {
+                format!(
+                    "option name {} type spin default {default} min {min} max {max}",
+                    self.name
+                )
+            }
+            OptionType::Check { default } => {
+                format!("option name {} type check default {default}", self.name)
+            }
+            OptionType::Combo { default, vars } => {
+                let vars: Vec<String> = vars.iter().map(|v| format!("var {v}")).collect();
+                format!(
+                    "option name {} type combo default {default} {}",
+                    self.name,
+                    vars.join(" ")
+                )
+            }
+            OptionType::Text { default } => format!(
+                "option name {} type string default {}",
+                self.name,
+                if default.is_empty() {
+                    "<empty>"
+                } else {
+                    default
+                }
+            ),
+            OptionType::Button => format!("option name {} type button", self.name),
+        }
+    }
+
+    /// Checks a `setoption` value against the declaration.
+    pub fn check(&self, value: Option<&str>) -> Result<OptionValue, String> {
+        let need = |v: Option<&str>| {
+            v.map(str::to_string)
+                .ok_or(format!("option '{}' needs a value", self.name))
+        };
+        match &self.kind {
+            OptionType::Spin { min, max, .. } => {
+                let v = need(value)?;
+                let n: i64 = v
+                    .parse()
+                    .map_err(|_| format!("option '{}': '{v}' is not an integer", self.name))?;
+                if n < *min || n > *max {
+                    return Err(format!(
+                        "option '{}': {n} is out of range {min}..{max}",
+                        self.name
+                    ));
+                }
+                Ok(OptionValue::Int(n))
+            }
+            OptionType::Check { .. } => match need(value)?.as_str() {
+                "true" => Ok(OptionValue::Bool(true)),
+                "false" => Ok(OptionValue::Bool(false)),
+                v => Err(format!(
+                    "option '{}': '{v}' is not true or false",
+                    self.name
+                )),
+            },
+            OptionType::Combo { vars, .. } => {
+                let v = need(value)?;
+                match vars.iter().find(|x| x.eq_ignore_ascii_case(&v)) {
+                    Some(x) => Ok(OptionValue::Text(x.clone())),
+                    None => Err(format!(
+                        "option '{}': unknown value '{v}' (one of: {})",
+                        self.name,
+                        vars.join(", ")
+                    )),
+                }
+            }
+            OptionType::Text { .. } => Ok(OptionValue::Text(value.unwrap_or("").to_string())),
+            OptionType::Button => Ok(OptionValue::Pressed),
+        }
+    }
+}
+
+/// The options this engine declares.
+pub fn declarations() -> Vec<OptionDecl> {
+    vec![OptionDecl {
+        name: "UCI_Variant",
+        kind: OptionType::Combo {
+            default: Variant::Chess.name().to_string(),
+            vars: Variant::implemented()
+                .iter()
+                .map(|v| v.name().to_string())
+                .collect(),
+        },
+    }]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn checks_values() {
+        let spin = OptionDecl {
+            name: "Hash",
+            kind: OptionType::Spin {
+                default: 16,
+                min: 1,
+                max: 1024,
+            },
+        };
+        assert_eq!(spin.check(Some("64")), Ok(OptionValue::Int(64)));
+        assert!(spin.check(Some("0")).unwrap_err().contains("out of range"));
+        assert!(
+            spin.check(Some("lots"))
+                .unwrap_err()
+                .contains("not an integer")
+        );
+        assert!(spin.check(None).is_err());
+        assert_eq!(
+            spin.uci_line(),
+            "option name Hash type spin default 16 min 1 max 1024"
+        );
+        let variant = &declarations()[0];
+        assert_eq!(
+            variant.check(Some("pole")),
+            Ok(OptionValue::Text("pole".into()))
+        );
+        assert!(
+            variant
+                .check(Some("checkers"))
+                .unwrap_err()
+                .contains("unknown value")
+        );
+    }
+}

@@ -1,0 +1,177 @@
+//! Making and taking back moves in chess and Pole Chess, with the key kept incrementally.
+
+use super::position::{ChessPosition, NO_EP, Undo};
+use super::tables::{Z_CASTLING, Z_EP, Z_HAND, Z_POLES, kind, sq};
+use crate::rules::bitset::Cell;
+use crate::rules::moves::{Move, MoveFlag};
+use crate::rules::piece::{Colour, Piece};
+
+/// The Rook's from and to squares for a castling King move to `king_to`.
+#[inline(always)]
+fn castling_rook(king_to: Cell) -> (Cell, Cell) {
+    let rank = king_to / 8;
+    if king_to % 8 == 6 {
+        (sq(7, rank), sq(5, rank))
+    } else {
+        (sq(0, rank), sq(3, rank))
+    }
+}
+
+impl ChessPosition {
+    fn set_castling(&mut self, rights: u8) {
+        if rights != self.castling {
+            let z = &Self::t().zobrist;
+            self.board.toggle_key(
+                z.extra[Z_CASTLING + self.castling as usize]
+                    ^ z.extra[Z_CASTLING + rights as usize],
+            );
+            self.castling = rights;
+        }
+    }
+
+    /// The first capture of the game makes Poles available (Pole Chess).
+    #[inline(always)]
+    fn note_capture(&mut self) {
+        self.halfmove = 0;
+        if self.pole_rules && !self.poles_available {
+            self.poles_available = true;
+            self.board.toggle_key(Self::t().zobrist.extra[Z_POLES]);
+        }
+    }
+
+    /// Sets the en passant square after a double step to `ep` if the side now to move has a
+    /// legal en passant capture (so that positions repeat as the rules file says).
+    fn set_ep_if_capturable(&mut self, ep: Cell, victim: Cell) {
+        let t = Self::t();
+        let capturer = self.side;
+        let pawns =
+            t.pawn_attacks[capturer.flip().idx()][ep] & self.board.pieces(kind::PAWN, capturer);
+        if pawns
+            .iter()
+            .any(|from| self.en_passant_is_safe(from, ep, victim))
+        {
+            self.ep = ep as u8;
+            self.board.toggle_key(t.zobrist.extra[Z_EP + ep % 8]);
+        }
+    }
+
+    pub(super) fn make_move(&mut self, mv: Move) {
+        let t = Self::t();
+        let z = &t.zobrist;
+        let us = self.side;
+        let them = us.flip();
+        let (from, to) = (mv.from(), mv.to());
+        let mut undo = Undo {
+            mv,
+            captured: Piece::NONE,
+            castling: self.castling,
+            ep: self.ep,
+            poles_available: self.poles_available,
+            halfmove: self.halfmove,
+            key: self.board.key(),
+        };
+        if self.ep != NO_EP {
+            self.board
+                .toggle_key(z.extra[Z_EP + (self.ep % 8) as usize]);
+            self.ep = NO_EP;
+        }
+        self.halfmove += 1;
+        let mut ep_after = None;
+        match mv.flag() {
+            MoveFlag::Drop => {
+                self.hand[us.idx()] = false;
+                self.board.toggle_key(z.extra[Z_HAND + us.idx()]);
+                self.board.put(to, Piece::new(kind::POLE, us));
+            }
+            MoveFlag::Normal => {
+                let piece = self.board.piece_at(from);
+                let captured = self.board.piece_at(to);
+                if captured.is_some() {
+                    self.board.remove(to);
+                    undo.captured = captured;
+                    self.note_capture();
+                }
+                self.board.relocate(from, to);
+                if piece.kind() == kind::PAWN {
+                    self.halfmove = 0;
+                    if let Some(k) = mv.promotion() {
+                        self.board.remove(to);
+                        self.board.put(to, Piece::new(k, us));
+                    }
+                }
+                self.set_castling(self.castling & t.castle_keep[from] & t.castle_keep[to]);
+            }
+            MoveFlag::DoubleStep => {
+                self.board.relocate(from, to);
+                self.halfmove = 0;
+                ep_after = Some(((from + to) / 2, to));
+            }
+            MoveFlag::EnPassant => {
+                let victim = if us == Colour::WHITE { to - 8 } else { to + 8 };
+                undo.captured = self.board.remove(victim);
+                self.board.relocate(from, to);
+                self.note_capture();
+            }
+            MoveFlag::Castle => {
+                let (rf, rt) = castling_rook(to);
+                self.board.relocate(from, to);
+                self.board.relocate(rf, rt);
+                self.set_castling(self.castling & t.castle_keep[from]);
+            }
+            MoveFlag::Shot | MoveFlag::Pass => unreachable!("no such move in chess"),
+        }
+        self.side = them;
+        self.board.toggle_key(z.side[us.idx()] ^ z.side[them.idx()]);
+        if us == Colour::BLACK {
+            self.fullmove += 1;
+        }
+        if let Some((ep, victim)) = ep_after {
+            self.set_ep_if_capturable(ep, victim);
+        }
+        self.history.push(undo);
+    }
+
+    pub(super) fn unmake_move(&mut self) {
+        let u = self.history.pop().expect("unmake without a move");
+        let mv = u.mv;
+        let us = self.side.flip();
+        self.side = us;
+        if us == Colour::BLACK {
+            self.fullmove -= 1;
+        }
+        let (from, to) = (mv.from(), mv.to());
+        match mv.flag() {
+            MoveFlag::Drop => {
+                self.board.remove(to);
+                self.hand[us.idx()] = true;
+            }
+            MoveFlag::Normal => {
+                if mv.promotion().is_some() {
+                    self.board.remove(to);
+                    self.board.put(to, Piece::new(kind::PAWN, us));
+                }
+                self.board.relocate(to, from);
+                if u.captured.is_some() {
+                    self.board.put(to, u.captured);
+                }
+            }
+            MoveFlag::DoubleStep => self.board.relocate(to, from),
+            MoveFlag::EnPassant => {
+                self.board.relocate(to, from);
+                let victim = if us == Colour::WHITE { to - 8 } else { to + 8 };
+                self.board.put(victim, u.captured);
+            }
+            MoveFlag::Castle => {
+                let (rf, rt) = castling_rook(to);
+                self.board.relocate(to, from);
+                self.board.relocate(rt, rf);
+            }
+            MoveFlag::Shot | MoveFlag::Pass => unreachable!("no such move in chess"),
+        }
+        self.castling = u.castling;
+        self.ep = u.ep;
+        self.poles_available = u.poles_available;
+        self.halfmove = u.halfmove;
+        self.board.set_key(u.key);
+    }
+}

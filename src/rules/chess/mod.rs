@@ -1,0 +1,209 @@
+//! FIDE chess and Pole Chess (`../shared/rules/pole.md`): one position type, because Pole
+//! Chess is chess plus two Poles. In chess the Pole rules are off and no Pole ever appears.
+
+mod fen;
+mod makemove;
+mod movegen;
+mod position;
+pub mod tables;
+
+pub use fen::{POLE_START_FEN, START_FEN};
+pub use position::ChessPosition;
+
+use movegen::{CountSink, ListSink};
+use tables::{LETTERS, kind};
+
+use crate::rules::game::{Game, GameEnd};
+use crate::rules::moves::{Move, MoveFlag, MoveList};
+use crate::rules::piece::Colour;
+use crate::rules::variant::Variant;
+
+impl ChessPosition {
+    /// The start position of chess, or of Pole Chess (both Poles in hand, not yet available).
+    pub fn startpos(pole_rules: bool) -> Self {
+        let fen = if pole_rules {
+            POLE_START_FEN
+        } else {
+            START_FEN
+        };
+        ChessPosition::from_fen(fen, pole_rules).expect("start FEN is valid")
+    }
+
+    /// Dead positions: in chess, positions where no sequence of legal moves can mate (bare
+    /// Kings, a single minor piece, Bishops all on one colour); in Pole Chess only bare Kings,
+    /// because a Pole lets King and minor piece mate (see the rules file).
+    fn insufficient_material(&self) -> bool {
+        let b = &self.board;
+        let heavy = b.kind(kind::PAWN) | b.kind(kind::ROOK) | b.kind(kind::QUEEN);
+        if heavy.any() {
+            return false;
+        }
+        let knights = b.kind(kind::KNIGHT);
+        let bishops = b.kind(kind::BISHOP);
+        if self.pole_rules {
+            return knights.is_empty() && bishops.is_empty();
+        }
+        if knights.is_empty() {
+            const DARK: u64 = 0xAA55_AA55_AA55_AA55;
+            let on_dark = bishops.0[0] & DARK != 0;
+            let on_light = bishops.0[0] & !DARK != 0;
+            return !(on_dark && on_light);
+        }
+        knights.len() == 1 && bishops.is_empty()
+    }
+}
+
+impl Game for ChessPosition {
+    fn variant(&self) -> Variant {
+        if self.pole_rules {
+            Variant::Pole
+        } else {
+            Variant::Chess
+        }
+    }
+
+    fn side_to_move(&self) -> Colour {
+        self.side
+    }
+
+    fn key(&self) -> u64 {
+        self.board.key()
+    }
+
+    fn generate(&self, moves: &mut MoveList) {
+        self.generate_into(&mut ListSink(moves));
+    }
+
+    fn count_moves(&self) -> u64 {
+        let mut c = CountSink(0);
+        self.generate_into(&mut c);
+        c.0
+    }
+
+    fn make(&mut self, mv: Move) {
+        self.make_move(mv);
+    }
+
+    fn unmake(&mut self) {
+        self.unmake_move();
+    }
+
+    fn history_len(&self) -> usize {
+        self.history.len()
+    }
+
+    fn in_check(&self) -> bool {
+        self.checkers().any()
+    }
+
+    fn fen(&self) -> String {
+        self.to_fen()
+    }
+
+    fn move_name(&self, mv: Move) -> String {
+        let to = ChessPosition::square_name(mv.to());
+        match (mv.flag(), mv.promotion()) {
+            (MoveFlag::Drop, _) => format!("O@{to}"),
+            (_, Some(k)) => format!(
+                "{}{}{}",
+                ChessPosition::square_name(mv.from()),
+                to,
+                LETTERS[k as usize].to_ascii_lowercase()
+            ),
+            _ => format!("{}{}", ChessPosition::square_name(mv.from()), to),
+        }
+    }
+
+    fn is_move_syntax(&self, s: &str) -> bool {
+        let sq_ok = |t: &str| ChessPosition::parse_square(t).is_some();
+        if let Some(rest) = s.strip_prefix("O@") {
+            return self.pole_rules && sq_ok(rest);
+        }
+        match s.len() {
+            4 => sq_ok(&s[..2]) && sq_ok(&s[2..]),
+            5 => {
+                s.is_char_boundary(4)
+                    && sq_ok(&s[..2])
+                    && sq_ok(&s[2..4])
+                    && matches!(&s[4..], "q" | "r" | "b" | "n")
+            }
+            _ => false,
+        }
+    }
+
+    fn decided(&self) -> Option<GameEnd> {
+        None
+    }
+
+    fn end_without_moves(&self) -> GameEnd {
+        if self.in_check() {
+            GameEnd::Win {
+                winner: self.side.flip().team(),
+                reason: "checkmate",
+            }
+        } else {
+            GameEnd::Draw {
+                reason: "stalemate",
+            }
+        }
+    }
+
+    fn repetitions(&self) -> usize {
+        let key = self.key();
+        let n = self.history.len();
+        let window = (self.halfmove as usize).min(n);
+        (2..=window)
+            .step_by(2)
+            .filter(|&i| self.history[n - i].key == key)
+            .count()
+    }
+
+    fn rule_draw(&self) -> Option<&'static str> {
+        if self.halfmove >= 100 {
+            Some("fifty-move rule")
+        } else if self.insufficient_material() {
+            Some("insufficient material")
+        } else {
+            None
+        }
+    }
+
+    fn drawing(&self) -> String {
+        self.draw()
+    }
+
+    fn check_invariants(&self) -> Result<(), String> {
+        if !self.board.is_consistent(64) {
+            return Err("bitsets and mailbox disagree".into());
+        }
+        let scratch = self.key_from_scratch();
+        if scratch != self.board.key() {
+            return Err(format!(
+                "incremental key {:016X} != recomputed key {:016X}",
+                self.board.key(),
+                scratch
+            ));
+        }
+        for c in [Colour::WHITE, Colour::BLACK] {
+            if self.board.pieces(kind::KING, c).len() != 1 {
+                return Err(format!("{} does not have exactly one King", c.name()));
+            }
+            let on_board = self.board.pieces(kind::POLE, c).len() as usize;
+            let in_hand = self.hand[c.idx()] as usize;
+            if self.pole_rules && on_board + in_hand != 1 {
+                return Err(format!(
+                    "{} has {on_board} Poles on the board and {in_hand} in hand",
+                    c.name()
+                ));
+            }
+            if !self.pole_rules && on_board + in_hand != 0 {
+                return Err("a Pole in a chess position".into());
+            }
+        }
+        let them = self.side.flip();
+        if self.is_attacked(self.king_square(them), self.side, self.board.occupied()) {
+            return Err("the side not to move is in check".into());
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,187 @@
+//! The chess / Pole Chess position: placement, state, history, and attack queries.
+
+use super::tables::{Bb, TABLES, Tables, bishop_attacks, kind, rook_attacks};
+use crate::rules::bitset::Cell;
+use crate::rules::board::Board;
+use crate::rules::moves::Move;
+use crate::rules::piece::{Colour, Piece};
+
+/// "No en passant square".
+pub const NO_EP: u8 = 64;
+
+/// What [`ChessPosition::unmake`] needs to restore the state before a move.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Undo {
+    pub mv: Move,
+    pub captured: Piece,
+    pub castling: u8,
+    pub ep: u8,
+    pub poles_available: bool,
+    pub halfmove: u32,
+    pub key: u64,
+}
+
+/// A position of FIDE chess or of Pole Chess (which is chess plus two Poles).
+#[derive(Clone)]
+pub struct ChessPosition {
+    pub(super) board: Board<1>,
+    pub(super) pole_rules: bool,
+    pub(super) side: Colour,
+    pub(super) castling: u8,
+    pub(super) ep: u8,
+    pub(super) halfmove: u32,
+    pub(super) fullmove: u32,
+    pub(super) poles_available: bool,
+    pub(super) hand: [bool; 2],
+    pub(super) history: Vec<Undo>,
+}
+
+impl PartialEq for ChessPosition {
+    /// Positions are equal when their whole game state is (history is not compared).
+    fn eq(&self, other: &Self) -> bool {
+        self.board == other.board
+            && self.pole_rules == other.pole_rules
+            && self.side == other.side
+            && self.castling == other.castling
+            && self.ep == other.ep
+            && self.halfmove == other.halfmove
+            && self.fullmove == other.fullmove
+            && self.poles_available == other.poles_available
+            && self.hand == other.hand
+    }
+}
+
+impl std::fmt::Debug for ChessPosition {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "ChessPosition({})", crate::rules::game::Game::fen(self))
+    }
+}
+
+impl ChessPosition {
+    /// The shared tables.
+    #[inline(always)]
+    pub(super) fn t() -> &'static Tables {
+        &TABLES
+    }
+
+    /// An empty board with White to move.
+    pub(super) fn empty(pole_rules: bool) -> Self {
+        ChessPosition {
+            board: Board::new(&TABLES.zobrist),
+            pole_rules,
+            side: Colour::WHITE,
+            castling: 0,
+            ep: NO_EP,
+            halfmove: 0,
+            fullmove: 1,
+            poles_available: false,
+            hand: [pole_rules; 2],
+            history: Vec::new(),
+        }
+    }
+
+    /// Whether this is a Pole Chess position.
+    pub fn is_pole(&self) -> bool {
+        self.pole_rules
+    }
+
+    /// The placement.
+    pub fn board(&self) -> &Board<1> {
+        &self.board
+    }
+
+    /// The half-move clock (plies since the last capture or pawn move).
+    pub fn halfmove_clock(&self) -> u32 {
+        self.halfmove
+    }
+
+    /// Whether Poles may be played (Pole Chess, after the first capture).
+    pub fn poles_available(&self) -> bool {
+        self.poles_available
+    }
+
+    /// Whether `colour`'s Pole is in hand.
+    pub fn pole_in_hand(&self, colour: Colour) -> bool {
+        self.hand[colour.idx()]
+    }
+
+    /// The en passant square, if a legal en passant capture exists.
+    pub fn ep_square(&self) -> Option<Cell> {
+        (self.ep != NO_EP).then_some(self.ep as Cell)
+    }
+
+    /// The square of `colour`'s King.
+    #[inline(always)]
+    pub fn king_square(&self, colour: Colour) -> Cell {
+        self.board.pieces(kind::KING, colour).first().unwrap_or(0)
+    }
+
+    /// All Poles on the board.
+    #[inline(always)]
+    pub(super) fn poles(&self) -> Bb {
+        self.board.kind(kind::POLE)
+    }
+
+    /// The pieces of `by` that attack `sq` when the occupied squares are `occ`.
+    #[inline(always)]
+    pub fn attackers_to(&self, sq: Cell, by: Colour, occ: Bb) -> Bb {
+        let t = Self::t();
+        let b = &self.board;
+        let them = b.colour(by);
+        let rq = b.kind(kind::ROOK) | b.kind(kind::QUEEN);
+        let bq = b.kind(kind::BISHOP) | b.kind(kind::QUEEN);
+        ((t.knight[sq] & b.kind(kind::KNIGHT))
+            | (t.king[sq] & b.kind(kind::KING))
+            | (t.pawn_attacks[by.flip().idx()][sq] & b.kind(kind::PAWN))
+            | (rook_attacks(t, sq, occ) & rq)
+            | (bishop_attacks(t, sq, occ) & bq))
+            & them
+    }
+
+    /// Whether `by` attacks `sq` when the occupied squares are `occ`.
+    #[inline(always)]
+    pub fn is_attacked(&self, sq: Cell, by: Colour, occ: Bb) -> bool {
+        let t = Self::t();
+        let b = &self.board;
+        let them = b.colour(by);
+        if (t.knight[sq] & b.kind(kind::KNIGHT) & them).any()
+            || (t.pawn_attacks[by.flip().idx()][sq] & b.kind(kind::PAWN) & them).any()
+            || (t.king[sq] & b.kind(kind::KING) & them).any()
+        {
+            return true;
+        }
+        let rq = (b.kind(kind::ROOK) | b.kind(kind::QUEEN)) & them;
+        if rq.any() && (rook_attacks(t, sq, occ) & rq).any() {
+            return true;
+        }
+        let bq = (b.kind(kind::BISHOP) | b.kind(kind::QUEEN)) & them;
+        bq.any() && (bishop_attacks(t, sq, occ) & bq).any()
+    }
+
+    /// The pieces giving check to the side to move.
+    #[inline]
+    pub fn checkers(&self) -> Bb {
+        let us = self.side;
+        self.attackers_to(self.king_square(us), us.flip(), self.board.occupied())
+    }
+
+    /// The Zobrist key recomputed from scratch (for invariant checks).
+    pub(super) fn key_from_scratch(&self) -> u64 {
+        let z = &Self::t().zobrist;
+        let mut k = self.board.placement_key_from_scratch();
+        k ^= z.side[self.side.idx()];
+        k ^= z.extra[super::tables::Z_CASTLING + self.castling as usize];
+        if self.ep != NO_EP {
+            k ^= z.extra[super::tables::Z_EP + (self.ep % 8) as usize];
+        }
+        for c in 0..2 {
+            if self.hand[c] {
+                k ^= z.extra[super::tables::Z_HAND + c];
+            }
+        }
+        if self.poles_available {
+            k ^= z.extra[super::tables::Z_POLES];
+        }
+        k
+    }
+}

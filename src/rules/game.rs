@@ -1,0 +1,164 @@
+//! The interface between a variant's rules and everything above them (perft, search,
+//! protocol, match referee).
+//!
+//! A variant is a position type implementing [`Game`]. The interface is deliberately small:
+//! legal moves, make/unmake, keys, notation, FEN and the end-of-game rules. Everything a
+//! variant does differently (drops, shots, explosions, four colours, passes) stays behind it.
+
+use super::moves::{Move, MoveList};
+use super::piece::Colour;
+use super::variant::Variant;
+
+/// How a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameEnd {
+    /// Team `winner` (0 = White's team, 1 = Black's team) won.
+    Win {
+        /// The winning team.
+        winner: usize,
+        /// Why: "checkmate", "king captured", ...
+        reason: &'static str,
+    },
+    /// The game is drawn.
+    Draw {
+        /// Why: "stalemate", "threefold repetition", ...
+        reason: &'static str,
+    },
+}
+
+impl GameEnd {
+    /// The PGN result string.
+    pub fn result_string(self) -> &'static str {
+        match self {
+            GameEnd::Win { winner: 0, .. } => "1-0",
+            GameEnd::Win { .. } => "0-1",
+            GameEnd::Draw { .. } => "1/2-1/2",
+        }
+    }
+
+    /// The reason text.
+    pub fn reason(self) -> &'static str {
+        match self {
+            GameEnd::Win { reason, .. } | GameEnd::Draw { reason } => reason,
+        }
+    }
+}
+
+/// An error reading a move from text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MoveError {
+    /// Not a move in this variant's notation at all.
+    Malformed(String),
+    /// Well formed, but not a legal move in the position.
+    Illegal(String),
+}
+
+impl std::fmt::Display for MoveError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MoveError::Malformed(s) => write!(f, "unparsable move '{s}'"),
+            MoveError::Illegal(s) => write!(f, "illegal move '{s}'"),
+        }
+    }
+}
+
+/// A position of some variant, with its history (for unmake and repetition).
+pub trait Game: Clone + Send + Sync + 'static {
+    /// The variant this position belongs to.
+    fn variant(&self) -> Variant;
+
+    /// The colour to move.
+    fn side_to_move(&self) -> Colour;
+
+    /// The team to move (0 = White's, 1 = Black's).
+    fn team_to_move(&self) -> usize {
+        self.side_to_move().team()
+    }
+
+    /// The Zobrist key of the whole game state that matters for repetition.
+    fn key(&self) -> u64;
+
+    /// Appends every legal move (including a pass where the variant has one). A position
+    /// whose game is already decided (a King captured, a team eliminated) has none.
+    fn generate(&self, moves: &mut MoveList);
+
+    /// The number of legal moves (the last ply of perft); variants may count without listing.
+    fn count_moves(&self) -> u64 {
+        let mut list = MoveList::new();
+        self.generate(&mut list);
+        list.len() as u64
+    }
+
+    /// Plays a legal move.
+    fn make(&mut self, mv: Move);
+
+    /// Takes back the last move made with [`Game::make`]. Must not be called with no history.
+    fn unmake(&mut self);
+
+    /// Number of moves made that [`Game::unmake`] can take back.
+    fn history_len(&self) -> usize;
+
+    /// Whether the side to move is in check (always false in variants without check).
+    fn in_check(&self) -> bool;
+
+    /// The position as FEN (the variant's own format, see `protocol.md`).
+    fn fen(&self) -> String;
+
+    /// A move in the variant's notation.
+    fn move_name(&self, mv: Move) -> String;
+
+    /// Whether `s` has the shape of a move in this variant's notation (legal or not).
+    fn is_move_syntax(&self, s: &str) -> bool;
+
+    /// Reads a move in the variant's notation; it must be legal here.
+    fn parse_move(&self, s: &str) -> Result<Move, MoveError> {
+        let mut list = MoveList::new();
+        self.generate(&mut list);
+        if let Some(&m) = list.iter().find(|&&m| self.move_name(m) == s) {
+            return Ok(m);
+        }
+        if self.is_move_syntax(s) {
+            Err(MoveError::Illegal(s.to_string()))
+        } else {
+            Err(MoveError::Malformed(s.to_string()))
+        }
+    }
+
+    /// A result that holds without looking at the legal moves: a King captured, a team
+    /// eliminated. (Checkmate and stalemate are found by [`Game::end_without_moves`].)
+    fn decided(&self) -> Option<GameEnd>;
+
+    /// The result when the side to move has no legal move (checkmate, stalemate, a loss in
+    /// Pentaplane, ...). Only called when [`Game::generate`] gave nothing.
+    fn end_without_moves(&self) -> GameEnd;
+
+    /// How many times the current position occurred earlier in the history (0 = first time).
+    fn repetitions(&self) -> usize;
+
+    /// The draw that the n-move rule or insufficient material declares, if any. Repetition is
+    /// separate ([`Game::repetitions`]).
+    fn rule_draw(&self) -> Option<&'static str>;
+
+    /// The complete end-of-game test a referee applies after every move.
+    fn outcome(&self) -> Option<GameEnd> {
+        if let Some(end) = self.decided() {
+            return Some(end);
+        }
+        if self.count_moves() == 0 {
+            return Some(self.end_without_moves());
+        }
+        if self.repetitions() >= 2 {
+            return Some(GameEnd::Draw {
+                reason: "threefold repetition",
+            });
+        }
+        self.rule_draw().map(|reason| GameEnd::Draw { reason })
+    }
+
+    /// A drawing of the board for the `d` command (several lines, no trailing newline).
+    fn drawing(&self) -> String;
+
+    /// Checks the position's internal consistency (the incremental key against a key computed
+    /// from scratch, bitsets against mailbox, ...). For tests and the fuzzers.
+    fn check_invariants(&self) -> Result<(), String>;
+}

@@ -1,0 +1,17 @@
+//! The rules layer: geometry, pieces, positions, move generation, notation, FEN and perft for
+//! every variant. It knows nothing of search or protocol.
+
+pub mod bitset;
+pub mod board;
+pub mod chess;
+pub mod game;
+pub mod geometry;
+pub mod moves;
+pub mod perft;
+pub mod piece;
+pub mod variant;
+pub mod zobrist;
+
+pub use game::{Game, GameEnd, MoveError};
+pub use moves::{Move, MoveFlag, MoveList};
+pub use variant::{AnyGame, Variant};

@@ -1,0 +1,189 @@
+//! The variants the engine knows, and a position of any of them.
+//!
+//! [`AnyGame`] holds whichever variant is selected; hot code (perft, search) is generic over
+//! [`Game`] and reached through [`with_game!`](crate::with_game), which monomorphises it for
+//! each position type. Adding a variant means one arm in [`AnyGame`], one in `with_game!` and
+//! one in [`AnyGame::from_fen`].
+
+use super::chess::ChessPosition;
+use super::game::{Game, GameEnd};
+use super::moves::{Move, MoveList};
+use super::piece::Colour;
+
+/// A variant's protocol name and identity.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Variant {
+    /// FIDE chess.
+    Chess,
+    /// Pole Chess.
+    Pole,
+    /// Polyhedron Chess.
+    Polyhedron,
+    /// Podionic Chess.
+    Podionic,
+    /// Pentaplane V.
+    Pentaplane,
+    /// Chess – The Future Generation.
+    FutureGeneration,
+}
+
+impl Variant {
+    /// Every variant, in the order `UCI_Variant` lists them.
+    pub const ALL: [Variant; 6] = [
+        Variant::Chess,
+        Variant::Pole,
+        Variant::Polyhedron,
+        Variant::Podionic,
+        Variant::Pentaplane,
+        Variant::FutureGeneration,
+    ];
+
+    /// The protocol name (`UCI_Variant` value).
+    pub fn name(self) -> &'static str {
+        match self {
+            Variant::Chess => "chess",
+            Variant::Pole => "pole",
+            Variant::Polyhedron => "polyhedron",
+            Variant::Podionic => "podionic",
+            Variant::Pentaplane => "pentaplane",
+            Variant::FutureGeneration => "future-generation",
+        }
+    }
+
+    /// The variant with protocol name `name`.
+    pub fn from_name(name: &str) -> Option<Variant> {
+        Variant::ALL.into_iter().find(|v| v.name() == name)
+    }
+
+    /// Whether the rules layer implements this variant yet.
+    pub fn is_implemented(self) -> bool {
+        matches!(self, Variant::Chess | Variant::Pole)
+    }
+
+    /// The implemented variants.
+    pub fn implemented() -> Vec<Variant> {
+        Variant::ALL
+            .into_iter()
+            .filter(|v| v.is_implemented())
+            .collect()
+    }
+
+    /// The start position's FEN.
+    pub fn start_fen(self) -> Option<&'static str> {
+        match self {
+            Variant::Chess => Some(super::chess::START_FEN),
+            Variant::Pole => Some(super::chess::POLE_START_FEN),
+            _ => None,
+        }
+    }
+}
+
+/// A position of whichever variant is selected.
+#[derive(Clone, Debug, PartialEq)]
+pub enum AnyGame {
+    /// Chess or Pole Chess.
+    Chess(ChessPosition),
+}
+
+/// Runs `$body` with `$g` bound to the concrete position inside an [`AnyGame`] (by value,
+/// reference or mutable reference, as `$any` is), so generic code is monomorphised per
+/// variant.
+#[macro_export]
+macro_rules! with_game {
+    ($any:expr, $g:ident => $body:expr) => {
+        match $any {
+            $crate::rules::variant::AnyGame::Chess($g) => $body,
+        }
+    };
+}
+
+impl AnyGame {
+    /// The start position of `variant`.
+    pub fn startpos(variant: Variant) -> Result<AnyGame, String> {
+        match variant.start_fen() {
+            Some(fen) => AnyGame::from_fen(variant, fen),
+            None => Err(format!(
+                "variant '{}' is not implemented yet",
+                variant.name()
+            )),
+        }
+    }
+
+    /// A position of `variant` from its FEN.
+    pub fn from_fen(variant: Variant, fen: &str) -> Result<AnyGame, String> {
+        match variant {
+            Variant::Chess => ChessPosition::from_fen(fen, false).map(AnyGame::Chess),
+            Variant::Pole => ChessPosition::from_fen(fen, true).map(AnyGame::Chess),
+            _ => Err(format!(
+                "variant '{}' is not implemented yet",
+                variant.name()
+            )),
+        }
+    }
+}
+
+impl Game for AnyGame {
+    fn variant(&self) -> Variant {
+        with_game!(self, g => g.variant())
+    }
+    fn side_to_move(&self) -> Colour {
+        with_game!(self, g => g.side_to_move())
+    }
+    fn team_to_move(&self) -> usize {
+        with_game!(self, g => g.team_to_move())
+    }
+    fn key(&self) -> u64 {
+        with_game!(self, g => g.key())
+    }
+    fn generate(&self, moves: &mut MoveList) {
+        with_game!(self, g => g.generate(moves))
+    }
+    fn count_moves(&self) -> u64 {
+        with_game!(self, g => g.count_moves())
+    }
+    fn make(&mut self, mv: Move) {
+        with_game!(self, g => g.make(mv))
+    }
+    fn unmake(&mut self) {
+        with_game!(self, g => g.unmake())
+    }
+    fn history_len(&self) -> usize {
+        with_game!(self, g => g.history_len())
+    }
+    fn in_check(&self) -> bool {
+        with_game!(self, g => g.in_check())
+    }
+    fn fen(&self) -> String {
+        with_game!(self, g => g.fen())
+    }
+    fn move_name(&self, mv: Move) -> String {
+        with_game!(self, g => g.move_name(mv))
+    }
+    fn is_move_syntax(&self, s: &str) -> bool {
+        with_game!(self, g => g.is_move_syntax(s))
+    }
+    fn parse_move(&self, s: &str) -> Result<Move, super::game::MoveError> {
+        with_game!(self, g => g.parse_move(s))
+    }
+    fn decided(&self) -> Option<GameEnd> {
+        with_game!(self, g => g.decided())
+    }
+    fn end_without_moves(&self) -> GameEnd {
+        with_game!(self, g => g.end_without_moves())
+    }
+    fn repetitions(&self) -> usize {
+        with_game!(self, g => g.repetitions())
+    }
+    fn rule_draw(&self) -> Option<&'static str> {
+        with_game!(self, g => g.rule_draw())
+    }
+    fn outcome(&self) -> Option<GameEnd> {
+        with_game!(self, g => g.outcome())
+    }
+    fn drawing(&self) -> String {
+        with_game!(self, g => g.drawing())
+    }
+    fn check_invariants(&self) -> Result<(), String> {
+        with_game!(self, g => g.check_invariants())
+    }
+}
