@@ -5,8 +5,9 @@
 //! legal moves, make/unmake, keys, notation, FEN and the end-of-game rules. Everything a
 //! variant does differently (drops, shots, explosions, four colours, passes) stays behind it.
 
-use super::moves::{Move, MoveList};
-use super::piece::Colour;
+use super::bitset::Cell;
+use super::moves::{Move, MoveFlag, MoveList};
+use super::piece::{Colour, Piece};
 use super::variant::Variant;
 
 /// How a game ended.
@@ -63,7 +64,10 @@ impl std::fmt::Display for MoveError {
 }
 
 /// A position of some variant, with its history (for unmake and repetition).
-pub trait Game: Clone + Send + Sync + 'static {
+///
+/// `PartialEq` compares the game state (placement, side to move, rights, clocks, hands,
+/// flags), not the history.
+pub trait Game: Clone + PartialEq + Send + Sync + 'static {
     /// The variant this position belongs to.
     fn variant(&self) -> Variant;
 
@@ -154,6 +158,44 @@ pub trait Game: Clone + Send + Sync + 'static {
         }
         self.rule_draw().map(|reason| GameEnd::Draw { reason })
     }
+
+    /// The piece on `cell` ([`Piece::NONE`] if empty).
+    fn piece_at(&self, cell: Cell) -> Piece;
+
+    /// The piece that makes `mv` (the dropped piece for a drop, none for a pass).
+    fn moved_piece(&self, mv: Move) -> Piece {
+        match mv.flag() {
+            MoveFlag::Drop => Piece::new(mv.promotion().unwrap_or(0), self.side_to_move()),
+            MoveFlag::Pass => Piece::NONE,
+            _ => self.piece_at(mv.from()),
+        }
+    }
+
+    /// The piece `mv` captures or hits directly (explosions may remove more).
+    fn captured_piece(&self, mv: Move) -> Piece {
+        match mv.flag() {
+            MoveFlag::Drop | MoveFlag::Pass | MoveFlag::Castle => Piece::NONE,
+            _ => self.piece_at(mv.to()),
+        }
+    }
+
+    /// Whether `mv` changes material (capture, promotion, shot, explosion): the moves the
+    /// quiescence search looks at.
+    fn is_tactical(&self, mv: Move) -> bool {
+        self.captured_piece(mv).is_some()
+            || (mv.promotion().is_some() && mv.flag() != MoveFlag::Drop)
+    }
+
+    /// Whether passing the turn is a sound search device here (null-move pruning). Variants
+    /// return false where a pass would be meaningless or unsound (e.g. when in check).
+    fn null_move_allowed(&self) -> bool;
+
+    /// Passes the turn (for null-move pruning). Only called when
+    /// [`Game::null_move_allowed`] is true; undone by [`Game::unmake_null`].
+    fn make_null(&mut self);
+
+    /// Takes back [`Game::make_null`].
+    fn unmake_null(&mut self);
 
     /// A drawing of the board for the `d` command (several lines, no trailing newline).
     fn drawing(&self) -> String;

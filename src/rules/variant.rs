@@ -180,6 +180,27 @@ impl Game for AnyGame {
     fn outcome(&self) -> Option<GameEnd> {
         with_game!(self, g => g.outcome())
     }
+    fn piece_at(&self, cell: super::bitset::Cell) -> super::piece::Piece {
+        with_game!(self, g => g.piece_at(cell))
+    }
+    fn moved_piece(&self, mv: Move) -> super::piece::Piece {
+        with_game!(self, g => g.moved_piece(mv))
+    }
+    fn captured_piece(&self, mv: Move) -> super::piece::Piece {
+        with_game!(self, g => g.captured_piece(mv))
+    }
+    fn is_tactical(&self, mv: Move) -> bool {
+        with_game!(self, g => g.is_tactical(mv))
+    }
+    fn null_move_allowed(&self) -> bool {
+        with_game!(self, g => g.null_move_allowed())
+    }
+    fn make_null(&mut self) {
+        with_game!(self, g => g.make_null())
+    }
+    fn unmake_null(&mut self) {
+        with_game!(self, g => g.unmake_null())
+    }
     fn drawing(&self) -> String {
         with_game!(self, g => g.drawing())
     }

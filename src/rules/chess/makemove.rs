@@ -174,4 +174,39 @@ impl ChessPosition {
         self.halfmove = u.halfmove;
         self.board.set_key(u.key);
     }
+
+    /// Passes the turn: only the side to move and the en passant square change.
+    pub(super) fn make_null_move(&mut self) {
+        let z = &Self::t().zobrist;
+        self.history.push(Undo {
+            mv: Move::NONE,
+            captured: Piece::NONE,
+            castling: self.castling,
+            ep: self.ep,
+            poles_available: self.poles_available,
+            halfmove: self.halfmove,
+            key: self.board.key(),
+        });
+        if self.ep != NO_EP {
+            self.board
+                .toggle_key(z.extra[Z_EP + (self.ep % 8) as usize]);
+            self.ep = NO_EP;
+        }
+        // A pass is reversible for repetition purposes only across itself: resetting the
+        // clock keeps repetition detection from looking through it.
+        self.halfmove = 0;
+        let us = self.side;
+        self.side = us.flip();
+        self.board
+            .toggle_key(z.side[us.idx()] ^ z.side[us.flip().idx()]);
+    }
+
+    /// Takes back [`ChessPosition::make_null_move`].
+    pub(super) fn unmake_null_move(&mut self) {
+        let u = self.history.pop().expect("unmake_null without a null move");
+        self.side = self.side.flip();
+        self.ep = u.ep;
+        self.halfmove = u.halfmove;
+        self.board.set_key(u.key);
+    }
 }

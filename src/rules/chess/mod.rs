@@ -13,9 +13,10 @@ pub use position::ChessPosition;
 use movegen::{CountSink, ListSink};
 use tables::{LETTERS, kind};
 
+use crate::rules::bitset::Cell;
 use crate::rules::game::{Game, GameEnd};
 use crate::rules::moves::{Move, MoveFlag, MoveList};
-use crate::rules::piece::Colour;
+use crate::rules::piece::{Colour, Piece};
 use crate::rules::variant::Variant;
 
 impl ChessPosition {
@@ -166,6 +167,32 @@ impl Game for ChessPosition {
         } else {
             None
         }
+    }
+
+    fn piece_at(&self, cell: Cell) -> Piece {
+        self.board.piece_at(cell)
+    }
+
+    fn captured_piece(&self, mv: Move) -> Piece {
+        match mv.flag() {
+            MoveFlag::EnPassant => Piece::new(kind::PAWN, self.side.flip()),
+            MoveFlag::Normal if self.board.piece_at(mv.from()).kind() != kind::POLE => {
+                self.board.piece_at(mv.to())
+            }
+            _ => Piece::NONE,
+        }
+    }
+
+    fn null_move_allowed(&self) -> bool {
+        !self.in_check()
+    }
+
+    fn make_null(&mut self) {
+        self.make_null_move();
+    }
+
+    fn unmake_null(&mut self) {
+        self.unmake_null_move();
     }
 
     fn drawing(&self) -> String {
