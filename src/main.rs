@@ -73,6 +73,12 @@ fn init_logging(file: Option<&PathBuf>) -> Result<(), String> {
     Ok(())
 }
 
+/// Prints a line; a closed stdout (`| head`) ends the output quietly instead of panicking.
+fn say(text: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stdout().lock(), "{text}");
+}
+
 fn run_perft(mut args: PerftArgs) -> Result<(), String> {
     if args.depth.is_none()
         && let Some(last) = args.moves.last()
@@ -96,17 +102,17 @@ fn run_perft(mut args: PerftArgs) -> Result<(), String> {
     let nodes = if args.divide {
         let rows = with_game!(&mut game, g => divide(g, depth));
         for (name, n) in &rows {
-            println!("{name}: {n}");
+            say(&format!("{name}: {n}"));
         }
-        println!();
+        say("");
         rows.iter().map(|(_, n)| n).sum()
     } else {
         with_game!(&mut game, g => perft(g, depth))
     };
     let secs = start.elapsed().as_secs_f64();
-    println!("Nodes searched: {nodes}");
-    println!("Time: {secs:.3} s");
-    println!("Nodes/s: {:.0}", nodes as f64 / secs.max(1e-9));
+    say(&format!("Nodes searched: {nodes}"));
+    say(&format!("Time: {secs:.3} s"));
+    say(&format!("Nodes/s: {:.0}", nodes as f64 / secs.max(1e-9)));
     Ok(())
 }
 

@@ -1,0 +1,128 @@
+//! Chess and Pole Chess checked against an independent reference generator
+//! (`tests/chess_reference`), and the position invariants over random playouts.
+
+mod chess_reference;
+mod common;
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use chess_reference::Pos;
+use strata::rules::perft::perft;
+use strata::rules::{AnyGame, Game, MoveList, Variant};
+
+fn engine_moves(g: &AnyGame) -> BTreeSet<String> {
+    let mut list = MoveList::new();
+    g.generate(&mut list);
+    list.iter().map(|&m| g.move_name(m)).collect()
+}
+
+fn reference_of(g: &AnyGame) -> Pos {
+    Pos::parse(&g.fen(), g.variant() == Variant::Pole)
+}
+
+/// Every non-slow number in the chess and Pole suite files equals the reference perft (up to
+/// a node budget per line that keeps the slow reference quick).
+#[test]
+fn suite_numbers_match_the_reference_generator() {
+    let mut checked = 0;
+    for file in ["chess.perft", "pole.perft"] {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/perft")
+            .join(file);
+        let suite = common::load_suite(&path);
+        for case in &suite.cases {
+            let g = common::case_position(suite.variant, case);
+            let r = reference_of(&g);
+            for &(depth, expected, slow) in &case.expect {
+                if slow || expected > 400_000 {
+                    continue;
+                }
+                assert_eq!(
+                    r.perft(depth),
+                    expected,
+                    "{file} '{}' perft {depth}",
+                    case.id
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 40, "only {checked} numbers were cross-checked");
+}
+
+/// Engine and reference list the same moves in every position of many random games, and
+/// agree on perft 2 along the way; every invariant holds at every position.
+fn playouts_agree(variant: Variant, fens: &[&str], seed: u64, games: usize) {
+    for (i, fen) in fens.iter().enumerate() {
+        let start = AnyGame::from_fen(variant, fen).expect("valid FEN");
+        let mut n = 0u64;
+        let positions = common::random_playouts(&start, seed + i as u64, games, 160, |g| {
+            let r = reference_of(g);
+            let reference: BTreeSet<String> = r.legal_moves().into_iter().map(|(m, _)| m).collect();
+            assert_eq!(engine_moves(g), reference, "moves differ in {}", g.fen());
+            n += 1;
+            if n.is_multiple_of(16) {
+                let e = strata::with_game!(g, p => perft(p, 2));
+                assert_eq!(e, r.perft(2), "perft 2 differs in {}", g.fen());
+            }
+        });
+        assert!(
+            positions > games * 20,
+            "playouts too short: {positions} positions"
+        );
+    }
+}
+
+const CHESS_STARTS: [&str; 3] = [
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+];
+
+#[test]
+fn chess_playouts_agree_with_the_reference() {
+    playouts_agree(Variant::Chess, &CHESS_STARTS, 1, 40);
+}
+
+#[test]
+fn pole_playouts_agree_with_the_reference() {
+    playouts_agree(
+        Variant::Pole,
+        &[
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Oo] w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R[Oo+] w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/2oPN3/1p1OP3/2N2Q1p/PPPBBPPP/R3K2R[+] w KQkq - 0 1",
+        ],
+        11,
+        40,
+    );
+}
+
+/// Pole rules that are easiest to state as single facts.
+#[test]
+fn pole_facts() {
+    let mut g = AnyGame::startpos(Variant::Pole).unwrap();
+    assert!(
+        !engine_moves(&g).iter().any(|m| m.starts_with("O@")),
+        "no Pole move before a capture"
+    );
+    for m in ["e2e4", "d7d5", "e4d5"] {
+        let mv = g.parse_move(m).unwrap();
+        g.make(mv);
+    }
+    let moves = engine_moves(&g);
+    let drops = moves.iter().filter(|m| m.starts_with("O@")).count();
+    assert_eq!(
+        drops, 33,
+        "Black may drop on each of the 33 empty squares after the first capture"
+    );
+    assert!(g.fen().contains("[Oo+]"));
+    // A Pole can be neither captured nor passed by a slider.
+    let g = AnyGame::from_fen(Variant::Pole, "4k3/8/8/3o4/4P3/8/8/R2QK3[O+] w - - 0 1").unwrap();
+    let moves = engine_moves(&g);
+    assert!(!moves.contains("e4d5"), "a pawn does not capture a Pole");
+    assert!(moves.contains("d1d4") && !moves.contains("d1d5") && !moves.contains("d1d6"));
+    // Chess rejects Poles in a FEN.
+    assert!(AnyGame::from_fen(Variant::Chess, "4k3/8/8/3o4/4P3/8/8/R2QK3[O+] w - - 0 1").is_err());
+}
