@@ -1,7 +1,11 @@
 //! `strata`: a game engine for 3D and multi-player chess variants.
 //!
 //! Layers, bottom up: [`rules`] (the games themselves: geometry, positions, move generation,
-//! notation, FEN, perft) and [`protocol`] (the UCI-compatible text protocol).
+//! notation, FEN, perft), [`eval`] (static evaluation per variant), [`search`] (parallel
+//! alpha-beta over any variant), and [`protocol`] (the UCI-compatible text protocol).
 
+pub mod eval;
+pub mod logging;
 pub mod protocol;
 pub mod rules;
+pub mod search;

@@ -1,4 +1,5 @@
-//! The `strata` binary: the protocol engine by default, plus the `perft` subcommand.
+//! The `strata` binary: the protocol engine by default, plus the `perft` and `bench`
+//! subcommands.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -30,6 +31,45 @@ enum Cmd {
     Uci,
     /// Count the leaves of the legal-move tree (single thread) and report the speed.
     Perft(PerftArgs),
+    /// Search fixed positions to a fixed depth: a node-count checksum and a speed figure.
+    Bench(BenchArgs),
+}
+
+#[derive(Args)]
+struct BenchArgs {
+    /// A variant name, or `all`.
+    #[arg(long, default_value = "all")]
+    variant: String,
+    /// Depth (default: each variant's own bench depth).
+    #[arg(long)]
+    depth: Option<u32>,
+    /// Search threads.
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = 16)]
+    hash: usize,
+}
+
+fn run_bench(args: BenchArgs) -> Result<(), String> {
+    let variants = if args.variant == "all" {
+        Variant::implemented()
+    } else {
+        let v = Variant::from_name(&args.variant)
+            .ok_or(format!("unknown variant '{}'", args.variant))?;
+        if !v.is_implemented() {
+            return Err(format!("variant '{}' is not implemented yet", v.name()));
+        }
+        vec![v]
+    };
+    if args.threads == 0 || args.hash == 0 {
+        return Err("--threads and --hash must be at least 1".into());
+    }
+    let results = strata::search::bench::run(&variants, args.depth, args.threads, args.hash);
+    for line in strata::search::bench::report(&results) {
+        say(&line);
+    }
+    Ok(())
 }
 
 #[derive(Args)]
@@ -48,29 +88,6 @@ struct PerftArgs {
     divide: bool,
     /// Depth in plies.
     depth: Option<u32>,
-}
-
-fn init_logging(file: Option<&PathBuf>) -> Result<(), String> {
-    let level = std::env::var("STRATA_LOG")
-        .ok()
-        .and_then(|l| l.parse().ok())
-        .unwrap_or(if file.is_some() {
-            tracing::Level::INFO
-        } else {
-            tracing::Level::WARN
-        });
-    let builder = tracing_subscriber::fmt()
-        .with_max_level(level)
-        .with_ansi(false);
-    match file {
-        Some(path) => {
-            let f = std::fs::File::create(path)
-                .map_err(|e| format!("cannot open log file {}: {e}", path.display()))?;
-            builder.with_writer(std::sync::Mutex::new(f)).init();
-        }
-        None => builder.with_writer(std::io::stderr).init(),
-    }
-    Ok(())
 }
 
 /// Prints a line; a closed stdout (`| head`) ends the output quietly instead of panicking.
@@ -118,7 +135,8 @@ fn run_perft(mut args: PerftArgs) -> Result<(), String> {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    if let Err(e) = init_logging(cli.log.as_ref()) {
+    let log = cli.log.as_ref().map(|p| p.to_string_lossy().to_string());
+    if let Err(e) = strata::logging::init(log.as_deref()) {
         eprintln!("strata: {e}");
         return ExitCode::FAILURE;
     }
@@ -128,6 +146,7 @@ fn main() -> ExitCode {
             Ok(())
         }
         Some(Cmd::Perft(args)) => run_perft(args),
+        Some(Cmd::Bench(args)) => run_bench(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

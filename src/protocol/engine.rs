@@ -1,15 +1,71 @@
-//! The protocol state machine: the selected variant, the current position and the options,
-//! changed only by commands that are valid as a whole.
+//! The protocol state machine: the selected variant, the current position, the options and
+//! the running search. State changes only through commands that are valid as a whole.
+//!
+//! `go` starts the search on its own thread and returns at once, so the input loop keeps
+//! answering `isready`, `stop` and `ponderhit` while it runs. Any command that would change
+//! what the search depends on (`position`, `setoption`, `ucinewgame`, another `go`, `quit`)
+//! first stops the running search and waits for its `bestmove`.
 
 use std::sync::Arc;
+use std::sync::atomic::Ordering::Relaxed;
+use std::thread::JoinHandle;
 use std::time::Instant;
 
 use super::command::{Command, GoParams, StartPos, truncate};
-use super::options::{OptionDecl, OptionValue, declarations};
+use super::options::{DEFAULT_HASH, OptionDecl, OptionValue, declarations};
 use super::output::Output;
+use crate::eval::{Breakdown, Evaluate};
 use crate::rules::perft::divide;
 use crate::rules::{AnyGame, Game, Variant};
+use crate::search::time::Clock;
+use crate::search::tt::Bound;
+use crate::search::{
+    Iteration, Limits, MATE, MATE_BOUND, Reporter, Settings, Shared, bench, search, thread_pool,
+};
 use crate::with_game;
+
+/// A score as UCI prints it: `cp 35`, `mate 3`, `mate -2`.
+pub fn format_score(score: i32) -> String {
+    if score >= MATE_BOUND {
+        format!("mate {}", (MATE - score + 1) / 2)
+    } else if score <= -MATE_BOUND {
+        let moves = (MATE + score) / 2;
+        if moves == 0 {
+            "mate 0".to_string()
+        } else {
+            format!("mate -{moves}")
+        }
+    } else {
+        format!("cp {score}")
+    }
+}
+
+/// Formats search output as `info` lines.
+struct UciReporter(Arc<dyn Output>);
+
+impl Reporter for UciReporter {
+    fn iteration(&self, it: &Iteration) {
+        let ms = it.time.as_millis() as u64;
+        let bound = match it.bound {
+            Bound::Lower => " lowerbound",
+            Bound::Upper => " upperbound",
+            _ => "",
+        };
+        self.0.line(&format!(
+            "info depth {} seldepth {} multipv {} score {}{} nodes {} nps {} hashfull {} time {} pv {}",
+            it.depth,
+            it.seldepth,
+            it.multipv,
+            format_score(it.score),
+            bound,
+            it.nodes,
+            it.nodes * 1000 / ms.max(1),
+            it.hashfull,
+            ms,
+            it.pv.join(" ")
+        ));
+    }
+}
 
 /// The engine as the protocol sees it.
 pub struct Engine {
@@ -17,6 +73,10 @@ pub struct Engine {
     variant: Variant,
     game: AnyGame,
     options: Vec<OptionDecl>,
+    settings: Settings,
+    shared: Arc<Shared>,
+    pool: Arc<rayon::ThreadPool>,
+    search: Option<JoinHandle<()>>,
 }
 
 impl Engine {
@@ -27,6 +87,10 @@ impl Engine {
             variant: Variant::Chess,
             game: AnyGame::startpos(Variant::Chess).expect("chess is implemented"),
             options: declarations(),
+            settings: Settings::default(),
+            shared: Arc::new(Shared::new(DEFAULT_HASH as usize)),
+            pool: thread_pool(1),
+            search: None,
         }
     }
 
@@ -37,6 +101,16 @@ impl Engine {
 
     fn error(&self, msg: &str) {
         self.out.line(&format!("info string error: {msg}"));
+    }
+
+    /// Stops a running search and waits for its `bestmove`.
+    fn finish_search(&mut self) {
+        if let Some(handle) = self.search.take() {
+            self.shared.stop.store(true, Relaxed);
+            if handle.join().is_err() {
+                self.error("the search thread failed");
+            }
+        }
     }
 
     /// Handles one input line. Returns `false` when the engine should exit.
@@ -66,19 +140,50 @@ impl Engine {
                 self.out.line("uciok");
             }
             Command::IsReady => self.out.line("readyok"),
-            Command::UciNewGame => {}
-            Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
-            Command::Position { start, moves } => self.set_position(start, &moves),
-            Command::Go(params) => self.go(params),
-            Command::Stop | Command::PonderHit => {}
+            Command::UciNewGame => {
+                self.finish_search();
+                self.shared.tt.clear();
+            }
+            Command::SetOption { name, value } => {
+                self.finish_search();
+                self.set_option(&name, value.as_deref());
+            }
+            Command::Position { start, moves } => {
+                self.finish_search();
+                self.set_position(start, &moves);
+            }
+            Command::Go(params) => {
+                self.finish_search();
+                self.go(params);
+            }
+            Command::Stop => self.finish_search(),
+            Command::PonderHit => self.shared.ponderhit(),
             Command::Display => {
                 for l in self.game.drawing().lines() {
                     self.out.line(l);
                 }
             }
-            Command::Eval => self.error("eval is not available yet"),
-            Command::Bench { .. } => self.error("bench is not available yet"),
-            Command::Quit => return false,
+            Command::Eval => {
+                let lines = with_game!(&self.game, g => {
+                    let mut t = Breakdown::default();
+                    let v = g.evaluate_with(&mut t);
+                    t.lines(v, g.team_to_move())
+                });
+                for l in lines {
+                    self.out.line(&l);
+                }
+            }
+            Command::Bench { depth } => {
+                self.finish_search();
+                let results = bench::run(&Variant::implemented(), depth, 1, DEFAULT_HASH as usize);
+                for l in bench::report(&results) {
+                    self.out.line(&l);
+                }
+            }
+            Command::Quit => {
+                self.finish_search();
+                return false;
+            }
         }
         true
     }
@@ -105,6 +210,20 @@ impl Engine {
                         self.game = g;
                     }
                     Err(e) => self.error(&e),
+                }
+            }
+            ("Threads", OptionValue::Int(n)) => {
+                self.settings.threads = n as usize;
+                self.pool = thread_pool(n as usize);
+            }
+            ("Hash", OptionValue::Int(n)) => self.shared = Arc::new(Shared::new(n as usize)),
+            ("Clear Hash", _) => self.shared.tt.clear(),
+            ("MultiPV", OptionValue::Int(n)) => self.settings.multipv = n as usize,
+            ("Move Overhead", OptionValue::Int(n)) => self.settings.move_overhead = n as u64,
+            ("Ponder", _) => {}
+            ("Debug Log File", OptionValue::Text(path)) => {
+                if let Err(e) = crate::logging::set_file(Some(&path)) {
+                    self.error(&e);
                 }
             }
             (other, _) => self.error(&format!("option '{other}' cannot be set")),
@@ -163,6 +282,64 @@ impl Engine {
             );
             return;
         }
-        self.error("go: searching is not available yet (only 'go perft N')");
+        let mut searchmoves = Vec::new();
+        for s in &params.searchmoves {
+            match self.game.parse_move(s) {
+                Ok(m) => searchmoves.push(m),
+                Err(e) => self.error(&format!("go searchmoves: {e}; ignored")),
+            }
+        }
+        let colour = self.game.side_to_move().idx();
+        let limits = Limits {
+            depth: params.depth,
+            nodes: params.nodes,
+            mate: params.mate,
+            clock: Clock {
+                time: params.time[colour],
+                inc: params.inc[colour],
+                movestogo: params.movestogo,
+                movetime: params.movetime,
+            },
+            infinite: params.infinite,
+            ponder: params.ponder,
+            searchmoves,
+        };
+        tracing::info!(fen = %self.game.fen(), ?limits, "go");
+        self.shared.stop.store(false, Relaxed);
+        let game = self.game.clone();
+        let shared = self.shared.clone();
+        let pool = self.pool.clone();
+        let settings = self.settings;
+        let out = self.out.clone();
+        let handle = std::thread::Builder::new()
+            .name("strata-search".into())
+            .spawn(move || {
+                let reporter = UciReporter(out.clone());
+                let outcome = with_game!(&game, g => search(g, &limits, &settings, &shared, &reporter, &pool));
+                let Some(best) = outcome.best else {
+                    out.line(&format!("info depth 0 score {}", format_score(outcome.score)));
+                    out.line("bestmove (none)");
+                    return;
+                };
+                let mut after = game.clone();
+                after.make(best);
+                let ponder = outcome.ponder.map(|p| after.move_name(p));
+                let best = game.move_name(best);
+                tracing::info!(%best, score = outcome.score, depth = outcome.depth, nodes = outcome.nodes, "bestmove");
+                match ponder {
+                    Some(p) => out.line(&format!("bestmove {best} ponder {p}")),
+                    None => out.line(&format!("bestmove {best}")),
+                }
+            });
+        match handle {
+            Ok(h) => self.search = Some(h),
+            Err(e) => self.error(&format!("go: cannot start the search thread: {e}")),
+        }
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        self.finish_search();
     }
 }

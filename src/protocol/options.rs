@@ -136,18 +136,45 @@ impl OptionDecl {
     }
 }
 
+/// Default transposition table size in MiB.
+pub const DEFAULT_HASH: i64 = 16;
+
 /// The options this engine declares.
 pub fn declarations() -> Vec<OptionDecl> {
-    vec![OptionDecl {
-        name: "UCI_Variant",
-        kind: OptionType::Combo {
-            default: Variant::Chess.name().to_string(),
-            vars: Variant::implemented()
-                .iter()
-                .map(|v| v.name().to_string())
-                .collect(),
+    let spin = |name, default, min, max| OptionDecl {
+        name,
+        kind: OptionType::Spin { default, min, max },
+    };
+    vec![
+        OptionDecl {
+            name: "UCI_Variant",
+            kind: OptionType::Combo {
+                default: Variant::Chess.name().to_string(),
+                vars: Variant::implemented()
+                    .iter()
+                    .map(|v| v.name().to_string())
+                    .collect(),
+            },
         },
-    }]
+        spin("Threads", 1, 1, 512),
+        spin("Hash", DEFAULT_HASH, 1, 65536),
+        OptionDecl {
+            name: "Clear Hash",
+            kind: OptionType::Button,
+        },
+        spin("MultiPV", 1, 1, 256),
+        spin("Move Overhead", 30, 0, 5000),
+        OptionDecl {
+            name: "Ponder",
+            kind: OptionType::Check { default: false },
+        },
+        OptionDecl {
+            name: "Debug Log File",
+            kind: OptionType::Text {
+                default: String::new(),
+            },
+        },
+    ]
 }
 
 #[cfg(test)]

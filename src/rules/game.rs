@@ -186,6 +186,18 @@ pub trait Game: Clone + PartialEq + Send + Sync + 'static {
             || (mv.promotion().is_some() && mv.flag() != MoveFlag::Drop)
     }
 
+    /// Appends the legal tactical moves ([`Game::is_tactical`]): what quiescence search looks
+    /// at when not in check. Variants may override this with a faster generator.
+    fn generate_tactical(&self, moves: &mut MoveList) {
+        let mut all = MoveList::new();
+        self.generate(&mut all);
+        for &m in all.iter() {
+            if self.is_tactical(m) {
+                moves.push(m);
+            }
+        }
+    }
+
     /// Whether passing the turn is a sound search device here (null-move pruning). Variants
     /// return false where a pass would be meaningless or unsound (e.g. when in check).
     fn null_move_allowed(&self) -> bool;

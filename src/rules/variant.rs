@@ -192,6 +192,9 @@ impl Game for AnyGame {
     fn is_tactical(&self, mv: Move) -> bool {
         with_game!(self, g => g.is_tactical(mv))
     }
+    fn generate_tactical(&self, moves: &mut MoveList) {
+        with_game!(self, g => g.generate_tactical(moves))
+    }
     fn null_move_allowed(&self) -> bool {
         with_game!(self, g => g.null_move_allowed())
     }

@@ -10,7 +10,7 @@ pub mod tables;
 pub use fen::{POLE_START_FEN, START_FEN};
 pub use position::ChessPosition;
 
-use movegen::{CountSink, ListSink};
+use movegen::{CountSink, ListSink, TacticalSink};
 use tables::{LETTERS, kind};
 
 use crate::rules::bitset::Cell;
@@ -73,6 +73,17 @@ impl Game for ChessPosition {
 
     fn generate(&self, moves: &mut MoveList) {
         self.generate_into(&mut ListSink(moves));
+    }
+
+    fn generate_tactical(&self, moves: &mut MoveList) {
+        let enemies = self
+            .board
+            .colour(self.side.flip())
+            .and_not(self.board.kind(kind::POLE));
+        self.generate_into(&mut TacticalSink {
+            list: ListSink(moves),
+            enemies,
+        });
     }
 
     fn count_moves(&self) -> u64 {

@@ -83,6 +83,32 @@ impl Sink for CountSink {
     }
 }
 
+/// Keeps only captures and promotions (for quiescence search): targets are cut down to enemy
+/// pieces, every promotion is kept, en passant is kept, quiet special moves are dropped.
+pub(super) struct TacticalSink<'a> {
+    pub list: ListSink<'a>,
+    pub enemies: Bb,
+}
+
+impl Sink for TacticalSink<'_> {
+    #[inline(always)]
+    fn one(&mut self, m: Move) {
+        if m.flag() == MoveFlag::EnPassant {
+            self.list.one(m);
+        }
+    }
+    #[inline(always)]
+    fn set(&mut self, from: Cell, targets: Bb) {
+        self.list.set(from, targets & self.enemies);
+    }
+    #[inline(always)]
+    fn promotions(&mut self, from: Cell, targets: Bb) {
+        self.list.promotions(from, targets);
+    }
+    #[inline(always)]
+    fn drops(&mut self, _: Bb) {}
+}
+
 /// Checks and pins of the side to move.
 struct KingSafety {
     checkers: Bb,

@@ -1,0 +1,378 @@
+//! Evaluation of chess and Pole Chess.
+//!
+//! Material (PeSTO's well-tested values), piece-square terms computed from the board's
+//! geometry (centrality for pieces, advancement for pawns, back rank for the King in the
+//! middlegame), mobility, King safety (attackers on the King's zone, pawn shield), pawn
+//! structure (passed, doubled, isolated pawns), Bishop pair, Rooks on open files, and the Pole
+//! in hand in Pole Chess.
+
+use std::sync::LazyLock;
+
+use super::geometry::centrality;
+use super::{Evaluate, Score, Trace};
+use crate::rules::Game;
+use crate::rules::bitset::{BitSet, Cell};
+use crate::rules::chess::ChessPosition;
+use crate::rules::chess::tables::{Bb, TABLES, bishop_attacks, kind, rook_attacks};
+use crate::rules::piece::{Colour, Piece};
+
+/// Material by kind (pawn, knight, bishop, rook, queen).
+const MATERIAL: [Score; 5] = [
+    Score(82, 94),
+    Score(337, 281),
+    Score(365, 297),
+    Score(477, 512),
+    Score(1025, 936),
+];
+/// Phase weight by kind; 24 = all pieces on the board.
+const PHASE: [i32; 5] = [0, 1, 1, 2, 4];
+const PASSED: [Score; 8] = [
+    Score(0, 0),
+    Score(5, 10),
+    Score(8, 16),
+    Score(14, 30),
+    Score(28, 55),
+    Score(50, 95),
+    Score(80, 140),
+    Score(0, 0),
+];
+
+/// Precomputed terms.
+struct EvalTables {
+    /// Piece-square values for White, by kind (pawn .. king) and square.
+    pst: [[Score; 64]; 6],
+    /// Squares in front of a White / Black pawn on its file and the adjacent files.
+    passed_span: [[Bb; 64]; 2],
+    /// Each file's squares.
+    files: [Bb; 8],
+    /// The adjacent files of each file.
+    adjacent: [Bb; 8],
+}
+
+static EVAL: LazyLock<EvalTables> = LazyLock::new(|| {
+    let cent = centrality(&TABLES.geo);
+    let mut pst = [[Score::default(); 64]; 6];
+    for sq in 0..64 {
+        let c = cent[sq];
+        let (x, y) = ((sq % 8) as i32, (sq / 8) as i32);
+        let centre_file = if (2..=5).contains(&x) { 1 } else { 0 };
+        let k = |mg: f64, eg: f64| Score((mg * (c - 0.5)) as i32, (eg * (c - 0.5)) as i32);
+        pst[kind::PAWN as usize][sq] = Score(
+            3 * (y - 1) + 6 * centre_file * (2..=4).contains(&y) as i32,
+            6 * (y - 1),
+        );
+        pst[kind::KNIGHT as usize][sq] = k(60.0, 40.0);
+        pst[kind::BISHOP as usize][sq] = k(30.0, 20.0);
+        pst[kind::ROOK as usize][sq] =
+            k(8.0, 4.0) + Score(if y == 6 { 20 } else { 0 }, if y == 6 { 10 } else { 0 });
+        pst[kind::QUEEN as usize][sq] = k(12.0, 30.0);
+        pst[kind::KING as usize][sq] = Score(
+            -(60.0 * c) as i32 + if y == 0 { 20 } else { 0 },
+            (60.0 * (c - 0.5)) as i32,
+        );
+    }
+    let mut files = [Bb::EMPTY; 8];
+    for sq in 0..64 {
+        files[sq % 8].insert(sq);
+    }
+    let adjacent = std::array::from_fn(|f| {
+        let mut b = Bb::EMPTY;
+        if f > 0 {
+            b |= files[f - 1];
+        }
+        if f < 7 {
+            b |= files[f + 1];
+        }
+        b
+    });
+    let passed_span = std::array::from_fn(|colour| {
+        std::array::from_fn(|sq: usize| {
+            let (x, y) = (sq % 8, sq / 8);
+            let mut b = Bb::EMPTY;
+            for s in 0..64 {
+                let (sx, sy) = (s % 8, s / 8);
+                let ahead = if colour == 0 { sy > y } else { sy < y };
+                if ahead && sx.abs_diff(x) <= 1 {
+                    b.insert(s);
+                }
+            }
+            b
+        })
+    });
+    EvalTables {
+        pst,
+        passed_span,
+        files,
+        adjacent,
+    }
+});
+
+/// The square as seen from White's side (Black's squares mirrored vertically).
+#[inline(always)]
+fn relative(sq: Cell, colour: Colour) -> Cell {
+    if colour == Colour::WHITE { sq } else { sq ^ 56 }
+}
+
+fn pawn_attacks(pawns: Bb, colour: Colour) -> Bb {
+    let mut a = Bb::EMPTY;
+    for p in pawns {
+        a |= TABLES.pawn_attacks[colour.idx()][p];
+    }
+    a
+}
+
+impl ChessPosition {
+    /// One side's evaluation terms (for White's point of view when `us` is White).
+    fn side_terms<T: Trace>(&self, us: Colour, trace: &mut T, phase_sum: &mut i32) -> Score {
+        let e = &*EVAL;
+        let b = self.board();
+        let them = us.flip();
+        let occ = b.occupied();
+        let own = b.colour(us);
+        let our_pawns = b.pieces(kind::PAWN, us);
+        let their_pawns = b.pieces(kind::PAWN, them);
+        let their_pawn_attacks = pawn_attacks(their_pawns, them);
+        let mobility_area = TABLES.geo.all().and_not(own | their_pawn_attacks);
+        let their_king = self.king_square(them);
+        let king_zone = TABLES.king[their_king] | BitSet::from_cell(their_king);
+
+        let mut material = Score::default();
+        let mut pst = Score::default();
+        let mut mobility = Score::default();
+        let mut attackers = 0;
+        let mut attack_weight = 0;
+        for k in 0..5u8 {
+            let pieces = b.pieces(k, us);
+            for sq in pieces {
+                material += MATERIAL[k as usize];
+                *phase_sum += PHASE[k as usize];
+                pst += e.pst[k as usize][relative(sq, us)];
+                let att = match k {
+                    kind::KNIGHT => TABLES.knight[sq],
+                    kind::BISHOP => bishop_attacks(&TABLES, sq, occ),
+                    kind::ROOK => rook_attacks(&TABLES, sq, occ),
+                    kind::QUEEN => {
+                        rook_attacks(&TABLES, sq, occ) | bishop_attacks(&TABLES, sq, occ)
+                    }
+                    _ => continue,
+                };
+                let mob = (att & mobility_area).len() as i32;
+                mobility += match k {
+                    kind::KNIGHT => Score(4, 4) * (mob - 4),
+                    kind::BISHOP => Score(5, 5) * (mob - 6),
+                    kind::ROOK => Score(2, 4) * (mob - 6),
+                    _ => Score(1, 2) * (mob - 12),
+                };
+                if att.intersects(king_zone) {
+                    attackers += 1;
+                    attack_weight += [0, 2, 2, 3, 5][k as usize] * (att & king_zone).len() as i32;
+                }
+            }
+        }
+        let ksq = self.king_square(us);
+        pst += e.pst[kind::KING as usize][relative(ksq, us)];
+
+        // Pawn structure.
+        let mut pawns = Score::default();
+        for sq in our_pawns {
+            let file = sq % 8;
+            if !e.passed_span[us.idx()][sq].intersects(their_pawns) {
+                pawns += PASSED[relative(sq, us) / 8];
+            }
+            if !e.adjacent[file].intersects(our_pawns) {
+                pawns += Score(-10, -15);
+            }
+        }
+        for f in 0..8 {
+            let n = (e.files[f] & our_pawns).len() as i32;
+            if n > 1 {
+                pawns += Score(-10, -20) * (n - 1);
+            }
+        }
+
+        // Pieces.
+        let mut pieces = Score::default();
+        if b.pieces(kind::BISHOP, us).more_than_one() {
+            pieces += Score(30, 50);
+        }
+        for sq in b.pieces(kind::ROOK, us) {
+            let file = e.files[sq % 8];
+            if !file.intersects(our_pawns) {
+                pieces += if file.intersects(their_pawns) {
+                    Score(12, 5)
+                } else {
+                    Score(25, 10)
+                };
+            }
+        }
+
+        // King safety (middlegame only): the shield of own pawns, and the enemy's pressure is
+        // counted on the other side's terms (attackers of *their* King are our credit).
+        let mut safety = Score::default();
+        let shield_rank = if us == Colour::WHITE { 1..=2 } else { 5..=6 };
+        if shield_rank.contains(&(ksq / 8)) || ksq / 8 == if us == Colour::WHITE { 0 } else { 7 } {
+            let files = e.files[ksq % 8] | e.adjacent[ksq % 8];
+            let front = e.passed_span[us.idx()][ksq] & files;
+            let shield =
+                (front & our_pawns & (TABLES.king[ksq] | pawn_step_zone(ksq, us))).len() as i32;
+            safety += Score(12 * shield.min(3), 0);
+            if !e.files[ksq % 8].intersects(our_pawns) {
+                safety += Score(-20, 0);
+            }
+        }
+        let mut pressure = Score::default();
+        if attackers >= 2 && b.pieces(kind::QUEEN, us).any() {
+            let danger = attack_weight * attackers;
+            pressure += Score((danger * danger / 16).min(600), 0);
+        }
+
+        let mut pole = Score::default();
+        if self.is_pole() && self.pole_in_hand(us) {
+            pole += if self.poles_available() {
+                Score(30, 20)
+            } else {
+                Score(15, 10)
+            };
+        }
+
+        trace.term(
+            "material",
+            if us == Colour::WHITE {
+                material
+            } else {
+                Score::default()
+            },
+            if us == Colour::WHITE {
+                Score::default()
+            } else {
+                material
+            },
+        );
+        let put = |trace: &mut T, name, s: Score| {
+            if us == Colour::WHITE {
+                trace.term(name, s, Score::default());
+            } else {
+                trace.term(name, Score::default(), s);
+            }
+        };
+        put(trace, "piece-square", pst);
+        put(trace, "mobility", mobility);
+        put(trace, "pawns", pawns);
+        put(trace, "pieces", pieces);
+        put(trace, "king shield", safety);
+        put(trace, "king attack", pressure);
+        if self.is_pole() {
+            put(trace, "pole in hand", pole);
+        }
+        material + pst + mobility + pawns + pieces + safety + pressure + pole
+    }
+}
+
+/// The two squares in front of the King (its shield zone beyond the adjacent squares).
+fn pawn_step_zone(ksq: Cell, us: Colour) -> Bb {
+    let mut b = Bb::EMPTY;
+    let y = ksq / 8;
+    let two = if us == Colour::WHITE {
+        y + 2
+    } else {
+        y.wrapping_sub(2)
+    };
+    if two < 8 {
+        let x = ksq % 8;
+        for dx in [-1i32, 0, 1] {
+            let nx = x as i32 + dx;
+            if (0..8).contains(&nx) {
+                b.insert(two * 8 + nx as usize);
+            }
+        }
+    }
+    b
+}
+
+impl Evaluate for ChessPosition {
+    fn evaluate_with<T: Trace>(&self, trace: &mut T) -> i32 {
+        let mut phase_sum = 0;
+        let white = self.side_terms(Colour::WHITE, trace, &mut phase_sum);
+        let black = self.side_terms(Colour::BLACK, trace, &mut phase_sum);
+        let phase = phase_sum.min(24) * 256 / 24;
+        trace.phase(phase);
+        let mut v = (white - black).taper(phase);
+        // Without pawns, a side that is ahead by less than a Rook can rarely win.
+        let b = self.board();
+        let stronger = if v > 0 { Colour::WHITE } else { Colour::BLACK };
+        if b.pieces(kind::PAWN, stronger).is_empty() && v.abs() < 400 {
+            v /= 4;
+        }
+        let tempo = 15;
+        if self.side_to_move() == Colour::WHITE {
+            v + tempo
+        } else {
+            -v + tempo
+        }
+    }
+
+    fn piece_value(&self, piece: Piece) -> i32 {
+        [100, 320, 330, 500, 900, 20_000, 0][piece.kind() as usize]
+    }
+
+    fn null_move_safe(&self) -> bool {
+        let b = self.board();
+        let us = self.side_to_move();
+        (b.pieces(kind::KNIGHT, us)
+            | b.pieces(kind::BISHOP, us)
+            | b.pieces(kind::ROOK, us)
+            | b.pieces(kind::QUEEN, us))
+        .any()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::Breakdown;
+
+    fn eval(fen: &str) -> i32 {
+        ChessPosition::from_fen(fen, false).unwrap().evaluate()
+    }
+
+    #[test]
+    fn symmetric_positions_differ_only_by_tempo() {
+        assert_eq!(
+            eval("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
+            15
+        );
+        assert_eq!(
+            eval("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1"),
+            15
+        );
+        // Mirror images evaluate the same for the side to move.
+        let a = eval("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
+        let b = eval("r3k2r/pppbbppp/2n2q1P/1P2p3/3pn3/BN2PNP1/P1PPQPB1/R3K2R b KQkq - 0 1");
+        assert_eq!(a, b);
+    }
+
+    #[test]
+    fn material_and_breakdown_agree() {
+        assert!(eval("4k3/8/8/8/8/8/8/3QK3 w - - 0 1") > 800);
+        assert!(eval("4k3/8/8/8/8/8/8/3QK3 b - - 0 1") < -800);
+        let p = ChessPosition::from_fen(
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            false,
+        )
+        .unwrap();
+        let mut t = Breakdown::default();
+        assert_eq!(p.evaluate_with(&mut t), p.evaluate());
+        assert!(t.terms.iter().any(|x| x.0 == "mobility"));
+    }
+
+    #[test]
+    fn a_pole_in_hand_is_worth_something() {
+        let with = ChessPosition::from_fen("4k3/8/8/8/8/8/8/4K3[Oo+] w - - 0 1", true)
+            .unwrap()
+            .evaluate();
+        let without = ChessPosition::from_fen("4k3/8/8/8/8/8/O7/4K3[o+] w - - 0 1", true)
+            .unwrap()
+            .evaluate();
+        assert!(with > without, "{with} vs {without}");
+    }
+}

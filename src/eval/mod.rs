@@ -1,0 +1,152 @@
+//! Static evaluation, one implementation per variant, on top of the rules layer.
+//!
+//! Every evaluation is written once, generic over a [`Trace`]: the search passes [`NoTrace`]
+//! (which compiles away), the `eval` command passes a [`Breakdown`] that records each term per
+//! team. Terms are tapered between a middlegame and an endgame value by the game phase.
+
+pub mod chess;
+pub mod geometry;
+
+use crate::rules::Game;
+use crate::rules::piece::Piece;
+
+/// A middlegame / endgame pair of centipawn values.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Score(pub i32, pub i32);
+
+impl std::ops::Add for Score {
+    type Output = Score;
+    fn add(self, o: Score) -> Score {
+        Score(self.0 + o.0, self.1 + o.1)
+    }
+}
+impl std::ops::AddAssign for Score {
+    fn add_assign(&mut self, o: Score) {
+        self.0 += o.0;
+        self.1 += o.1;
+    }
+}
+impl std::ops::Sub for Score {
+    type Output = Score;
+    fn sub(self, o: Score) -> Score {
+        Score(self.0 - o.0, self.1 - o.1)
+    }
+}
+impl std::ops::Mul<i32> for Score {
+    type Output = Score;
+    fn mul(self, k: i32) -> Score {
+        Score(self.0 * k, self.1 * k)
+    }
+}
+
+impl Score {
+    /// The value at `phase` (256 = middlegame, 0 = endgame).
+    #[inline(always)]
+    pub fn taper(self, phase: i32) -> i32 {
+        (self.0 * phase + self.1 * (256 - phase)) / 256
+    }
+}
+
+/// Receives the terms of an evaluation.
+pub trait Trace {
+    /// Records term `name` for each team (team 0 = White's, team 1 = Black's).
+    fn term(&mut self, name: &'static str, team0: Score, team1: Score);
+    /// Records the phase used for tapering.
+    fn phase(&mut self, phase: i32);
+}
+
+/// Records nothing.
+pub struct NoTrace;
+
+impl Trace for NoTrace {
+    #[inline(always)]
+    fn term(&mut self, _: &'static str, _: Score, _: Score) {}
+    #[inline(always)]
+    fn phase(&mut self, _: i32) {}
+}
+
+/// Records every term, for the `eval` command.
+#[derive(Default, Debug)]
+pub struct Breakdown {
+    /// (name, team 0, team 1), in the order recorded; repeated names add up.
+    pub terms: Vec<(&'static str, Score, Score)>,
+    /// The phase (256 = middlegame, 0 = endgame).
+    pub phase: i32,
+}
+
+impl Trace for Breakdown {
+    fn term(&mut self, name: &'static str, team0: Score, team1: Score) {
+        match self.terms.iter_mut().find(|t| t.0 == name) {
+            Some(t) => {
+                t.1 += team0;
+                t.2 += team1;
+            }
+            None => self.terms.push((name, team0, team1)),
+        }
+    }
+    fn phase(&mut self, phase: i32) {
+        self.phase = phase;
+    }
+}
+
+impl Breakdown {
+    /// The table printed by `eval`: one line per term, values from White's team's point of view.
+    pub fn lines(&self, total_for_side_to_move: i32, team_to_move: usize) -> Vec<String> {
+        let mut out = vec![
+            format!(
+                "{:<18} | {:>13} | {:>13} | {:>13}",
+                "term", "White team", "Black team", "total"
+            ),
+            format!(
+                "{:<18} | {:>6} {:>6} | {:>6} {:>6} | {:>6} {:>6}",
+                "", "mg", "eg", "mg", "eg", "mg", "eg"
+            ),
+        ];
+        let mut sum = Score::default();
+        for (name, a, b) in &self.terms {
+            let d = *a - *b;
+            sum += d;
+            out.push(format!(
+                "{:<18} | {:>6} {:>6} | {:>6} {:>6} | {:>6} {:>6}",
+                name, a.0, a.1, b.0, b.1, d.0, d.1
+            ));
+        }
+        out.push(format!(
+            "{:<18} | {:>13} | {:>13} | {:>6} {:>6}",
+            "sum", "", "", sum.0, sum.1
+        ));
+        out.push(format!("phase {} / 256 (256 = middlegame)", self.phase));
+        let white_pov = if team_to_move == 0 {
+            total_for_side_to_move
+        } else {
+            -total_for_side_to_move
+        };
+        out.push(format!(
+            "Final evaluation: {:+.2} (White's team), {:+.2} (side to move, with tempo)",
+            white_pov as f64 / 100.0,
+            total_for_side_to_move as f64 / 100.0
+        ));
+        out
+    }
+}
+
+/// A variant's evaluation, as the search needs it.
+pub trait Evaluate: Game {
+    /// The evaluation in centipawns from the point of view of the team to move, with every
+    /// term reported to `trace`.
+    fn evaluate_with<T: Trace>(&self, trace: &mut T) -> i32;
+
+    /// The evaluation in centipawns from the point of view of the team to move.
+    #[inline(always)]
+    fn evaluate(&self) -> i32 {
+        self.evaluate_with(&mut NoTrace)
+    }
+
+    /// A piece's material value in centipawns (for move ordering and pruning margins; a King
+    /// is worth more than everything else together).
+    fn piece_value(&self, piece: Piece) -> i32;
+
+    /// Whether the side to move has material that makes zugzwang unlikely, so that null-move
+    /// pruning is sound.
+    fn null_move_safe(&self) -> bool;
+}

@@ -1,0 +1,106 @@
+//! `bench`: a fixed search over fixed positions of every variant, one thread, fixed depth and
+//! hash. Its node count is a checksum of the search's behaviour (it changes only when the
+//! search or evaluation does); its nps is a speed figure.
+
+use std::time::{Duration, Instant};
+
+use super::{Limits, Settings, Shared, Silent, search, thread_pool};
+use crate::rules::{AnyGame, Variant};
+use crate::with_game;
+
+/// The bench positions of a variant (FENs).
+pub fn positions(variant: Variant) -> Vec<&'static str> {
+    match variant {
+        Variant::Chess => vec![
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+            "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+            "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP2BPPP/R2QKB1R w KQ - 2 8",
+            "8/8/4k3/3p4/3P4/4K3/8/8 w - - 0 1",
+        ],
+        Variant::Pole => vec![
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Oo] w KQkq - 0 1",
+            "rnbqkbnr/ppp1pppp/8/3P4/8/8/PPPP1PPP/RNBQKBNR[Oo+] b KQkq - 0 2",
+            "r3k2r/p1ppqpb1/bn2pnp1/2oPN3/1p1OP3/2N2Q1p/PPPBBPPP/R3K2R[+] w KQkq - 0 1",
+            "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP2BPPP/R2QKB1R[Oo+] w KQ - 2 8",
+        ],
+        _ => Vec::new(),
+    }
+}
+
+/// The default bench depth of a variant.
+pub fn default_depth(variant: Variant) -> u32 {
+    match variant {
+        Variant::Chess | Variant::Pole => 11,
+        _ => 6,
+    }
+}
+
+/// One variant's bench result.
+#[derive(Clone, Debug)]
+pub struct BenchResult {
+    /// The variant.
+    pub variant: Variant,
+    /// Nodes searched over all its positions.
+    pub nodes: u64,
+    /// Time taken.
+    pub time: Duration,
+}
+
+/// Runs the bench for `variants`; `depth` overrides each variant's default.
+pub fn run(
+    variants: &[Variant],
+    depth: Option<u32>,
+    threads: usize,
+    hash_mib: usize,
+) -> Vec<BenchResult> {
+    let pool = thread_pool(threads);
+    let settings = Settings {
+        threads,
+        ..Settings::default()
+    };
+    variants
+        .iter()
+        .map(|&variant| {
+            let limits = Limits {
+                depth: Some(depth.unwrap_or(default_depth(variant))),
+                ..Limits::default()
+            };
+            let mut nodes = 0;
+            let start = Instant::now();
+            for fen in positions(variant) {
+                let game = AnyGame::from_fen(variant, fen).expect("bench positions are valid");
+                let shared = Shared::new(hash_mib);
+                let outcome =
+                    with_game!(&game, g => search(g, &limits, &settings, &shared, &Silent, &pool));
+                nodes += outcome.nodes;
+            }
+            BenchResult {
+                variant,
+                nodes,
+                time: start.elapsed(),
+            }
+        })
+        .collect()
+}
+
+/// The report lines: one per variant and a total, each `N nodes M nps`.
+pub fn report(results: &[BenchResult]) -> Vec<String> {
+    let line = |name: &str, nodes: u64, time: Duration| {
+        format!(
+            "{name}: {nodes} nodes {} nps",
+            (nodes as f64 / time.as_secs_f64().max(1e-9)) as u64
+        )
+    };
+    let mut out: Vec<String> = results
+        .iter()
+        .map(|r| line(r.variant.name(), r.nodes, r.time))
+        .collect();
+    let nodes = results.iter().map(|r| r.nodes).sum();
+    let time = results.iter().map(|r| r.time).sum();
+    out.push(line("total", nodes, time));
+    out
+}

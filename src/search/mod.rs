@@ -1,0 +1,306 @@
+//! The search: iterative deepening, principal variation search with aspiration windows,
+//! quiescence search, a shared lock-free transposition table, and Lazy SMP over a rayon pool.
+//!
+//! State is split explicitly: [`Shared`] is what all threads share (transposition table, stop
+//! flag, node counter, clock origin); each thread owns a `Worker` (its copy of the position,
+//! histories, killers, PV stack). The search knows variants only through [`Evaluate`] (and so
+//! [`Game`]); it reports through the [`Reporter`] trait and never prints.
+//!
+//! Scores are centipawns from the point of view of the *team* to move, so the same code plays
+//! two colours and four colours in two teams: a child position whose team to move is the same
+//! (a colour skipped after elimination) is searched without negation.
+
+pub mod bench;
+mod ordering;
+pub mod time;
+pub mod tt;
+mod worker;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::time::{Duration, Instant};
+
+use crate::eval::Evaluate;
+use crate::rules::{Game, GameEnd, Move, MoveList};
+use tt::{Bound, TranspositionTable};
+use worker::Worker;
+
+/// Deepest ply the search reaches.
+pub const MAX_PLY: usize = 128;
+/// Score of mate at the root (mate in `n` plies scores `MATE - n`).
+pub const MATE: i32 = 32_000;
+/// Larger than any score.
+pub const INFINITE: i32 = 32_500;
+/// Scores beyond this are mates.
+pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
+
+/// The score of a decided game at `ply`, for the team to move at that ply.
+pub fn end_score(end: GameEnd, team_to_move: usize, ply: usize) -> i32 {
+    match end {
+        GameEnd::Draw { .. } => 0,
+        GameEnd::Win { winner, .. } if winner == team_to_move => MATE - ply as i32,
+        GameEnd::Win { .. } => -MATE + ply as i32,
+    }
+}
+
+/// Mate scores are stored relative to the node in the transposition table.
+fn score_to_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score + ply as i32
+    } else if score <= -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+fn score_from_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score - ply as i32
+    } else if score <= -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+/// What `go` asked for.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    /// Maximum depth.
+    pub depth: Option<u32>,
+    /// Maximum nodes (all threads together).
+    pub nodes: Option<u64>,
+    /// Stop when a mate in this many moves is found.
+    pub mate: Option<u32>,
+    /// The side to move's clock.
+    pub clock: time::Clock,
+    /// Search until `stop`.
+    pub infinite: bool,
+    /// Search until `ponderhit` or `stop`.
+    pub ponder: bool,
+    /// Only these root moves (empty = all).
+    pub searchmoves: Vec<Move>,
+}
+
+/// Settings that hold across searches (UCI options).
+#[derive(Clone, Copy, Debug)]
+pub struct Settings {
+    /// Number of search threads.
+    pub threads: usize,
+    /// Number of principal variations to report.
+    pub multipv: usize,
+    /// Time kept in reserve per move for communication delays (ms).
+    pub move_overhead: u64,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            threads: 1,
+            multipv: 1,
+            move_overhead: 30,
+        }
+    }
+}
+
+/// One line of search output.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Iteration {
+    /// Depth of the completed iteration.
+    pub depth: i32,
+    /// Deepest ply reached.
+    pub seldepth: usize,
+    /// 1-based index of this principal variation.
+    pub multipv: usize,
+    /// Score for the side to move at the root.
+    pub score: i32,
+    /// Whether the score is exact or a bound (aspiration fail).
+    pub bound: Bound,
+    /// Nodes searched so far (all threads).
+    pub nodes: u64,
+    /// Time since the search started.
+    pub time: Duration,
+    /// Transposition table fill, per mille.
+    pub hashfull: u32,
+    /// The principal variation, in the variant's notation.
+    pub pv: Vec<String>,
+}
+
+/// Where the search sends its output.
+pub trait Reporter: Send + Sync {
+    /// A completed iteration (or an aspiration bound) of one principal variation.
+    fn iteration(&self, it: &Iteration);
+}
+
+/// A reporter that discards everything.
+pub struct Silent;
+
+impl Reporter for Silent {
+    fn iteration(&self, _: &Iteration) {}
+}
+
+/// What a search found.
+#[derive(Clone, Debug, Default)]
+pub struct Outcome {
+    /// The move to play (`None` if there is no legal move).
+    pub best: Option<Move>,
+    /// The expected reply.
+    pub ponder: Option<Move>,
+    /// Score for the side to move.
+    pub score: i32,
+    /// Depth of the last completed iteration.
+    pub depth: i32,
+    /// Nodes searched (all threads).
+    pub nodes: u64,
+    /// The principal variation.
+    pub pv: Vec<Move>,
+}
+
+/// State shared by all search threads, and kept between searches.
+pub struct Shared {
+    /// The transposition table.
+    pub tt: TranspositionTable,
+    /// Set (by the protocol) to stop the search. Not cleared by [`search`]: the caller clears
+    /// it before starting, so a `stop` that arrives at once is not lost.
+    pub stop: AtomicBool,
+    /// Set by the main search thread when it has finished, to stop the helpers.
+    done: AtomicBool,
+    /// True while pondering (time limits do not apply).
+    pub pondering: AtomicBool,
+    nodes: AtomicU64,
+    epoch: Instant,
+    start_us: AtomicU64,
+}
+
+impl Shared {
+    /// Shared state with a transposition table of `hash_mib` MiB.
+    pub fn new(hash_mib: usize) -> Self {
+        Shared {
+            tt: TranspositionTable::new(hash_mib),
+            stop: AtomicBool::new(false),
+            done: AtomicBool::new(false),
+            pondering: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
+            epoch: Instant::now(),
+            start_us: AtomicU64::new(0),
+        }
+    }
+
+    /// Restarts the clock (at the start of a search, and at `ponderhit`).
+    pub fn restart_clock(&self) {
+        self.start_us
+            .store(self.epoch.elapsed().as_micros() as u64, Relaxed);
+    }
+
+    /// Time since the clock was (re)started.
+    pub fn elapsed(&self) -> Duration {
+        let now = self.epoch.elapsed().as_micros() as u64;
+        Duration::from_micros(now.saturating_sub(self.start_us.load(Relaxed)))
+    }
+
+    /// `ponderhit`: from now on the time limits apply, counted from now.
+    pub fn ponderhit(&self) {
+        self.restart_clock();
+        self.pondering.store(false, Relaxed);
+    }
+
+    /// Nodes searched by all threads (updated in batches).
+    pub fn nodes(&self) -> u64 {
+        self.nodes.load(Relaxed)
+    }
+}
+
+/// The legal root moves that the search considers.
+fn root_moves<G: Game>(root: &G, limits: &Limits) -> Vec<Move> {
+    let mut list = MoveList::new();
+    root.generate(&mut list);
+    let all: Vec<Move> = list.iter().copied().collect();
+    if limits.searchmoves.is_empty() {
+        return all;
+    }
+    let restricted: Vec<Move> = all
+        .iter()
+        .copied()
+        .filter(|m| limits.searchmoves.contains(m))
+        .collect();
+    if restricted.is_empty() {
+        all
+    } else {
+        restricted
+    }
+}
+
+/// Searches `root` with `settings.threads` threads of `pool` until a limit is reached or
+/// `shared.stop` is set. Returns the best thread's result. While pondering or searching
+/// infinitely, the result is held back until `stop` or `ponderhit`, as UCI requires.
+pub fn search<G: Evaluate>(
+    root: &G,
+    limits: &Limits,
+    settings: &Settings,
+    shared: &Shared,
+    reporter: &dyn Reporter,
+    pool: &rayon::ThreadPool,
+) -> Outcome {
+    shared.restart_clock();
+    shared.nodes.store(0, Relaxed);
+    shared.done.store(false, Relaxed);
+    shared.pondering.store(limits.ponder, Relaxed);
+    shared.tt.new_search();
+    let budget = time::budget(&limits.clock, settings.move_overhead);
+    let moves = root_moves(root, limits);
+    let outcome = if moves.is_empty() {
+        let end = root.decided().unwrap_or_else(|| root.end_without_moves());
+        Outcome {
+            score: end_score(end, root.team_to_move(), 0),
+            ..Outcome::default()
+        }
+    } else {
+        let results: Vec<Outcome> = pool.broadcast(|ctx| {
+            let id = ctx.index();
+            if id >= settings.threads {
+                return Outcome::default();
+            }
+            let mut w = Worker::new(
+                id,
+                root.clone(),
+                shared,
+                limits,
+                settings,
+                budget,
+                &moves,
+                reporter,
+            );
+            let out = w.iterate();
+            if id == 0 {
+                shared.done.store(true, Relaxed);
+            }
+            out
+        });
+        // The best thread: the deepest completed iteration, then the better score.
+        results
+            .into_iter()
+            .filter(|o| o.best.is_some())
+            .max_by_key(|o| (o.depth, o.score))
+            .unwrap_or_default()
+    };
+    // UCI: in ponder or infinite mode the engine waits for `stop`/`ponderhit` before answering.
+    while (limits.infinite || shared.pondering.load(Relaxed)) && !shared.stop.load(Relaxed) {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    let mut outcome = outcome;
+    outcome.nodes = shared.nodes();
+    outcome
+}
+
+/// Builds a rayon pool for `threads` search threads (with room for deep recursion).
+pub fn thread_pool(threads: usize) -> Arc<rayon::ThreadPool> {
+    Arc::new(
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads.max(1))
+            .stack_size(32 * 1024 * 1024)
+            .thread_name(|i| format!("strata-search-{i}"))
+            .build()
+            .expect("the search thread pool starts"),
+    )
+}

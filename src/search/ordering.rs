@@ -1,0 +1,98 @@
+//! Move ordering: the transposition table's move, then captures and promotions by the value
+//! of what they win against the value of the piece that moves (MVV-LVA), then killers, then
+//! quiet moves by their history.
+
+use crate::eval::Evaluate;
+use crate::rules::board::MAX_CELLS;
+use crate::rules::piece::Piece;
+use crate::rules::{Move, MoveFlag};
+
+pub(super) const TT_MOVE: i32 = 1 << 30;
+pub(super) const TACTICAL: i32 = 1 << 28;
+pub(super) const KILLER: i32 = 1 << 27;
+const HISTORY_MAX: i32 = 1 << 20;
+
+/// Quiet-move history: how often a piece moving to a cell caused a cutoff.
+pub(super) struct History(Vec<i32>);
+
+impl History {
+    pub fn new() -> Self {
+        History(vec![0; Piece::CODES * MAX_CELLS])
+    }
+
+    #[inline(always)]
+    fn index(piece: Piece, m: Move) -> usize {
+        piece.idx() * MAX_CELLS + m.to()
+    }
+
+    #[inline(always)]
+    pub fn get(&self, piece: Piece, m: Move) -> i32 {
+        self.0[Self::index(piece, m)]
+    }
+
+    /// Adds `bonus` (negative for a malus), with gravity towards zero so values stay bounded.
+    #[inline(always)]
+    pub fn update(&mut self, piece: Piece, m: Move, bonus: i32) {
+        let e = &mut self.0[Self::index(piece, m)];
+        let b = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+        *e += b - *e * b.abs() / HISTORY_MAX;
+    }
+}
+
+/// The ordering score of a tactical move: victim (plus promotion) value first, then the
+/// cheapest attacker.
+#[inline(always)]
+pub(super) fn tactical_score<G: Evaluate>(pos: &G, m: Move) -> i32 {
+    let victim = pos.captured_piece(m);
+    let mut gain = if victim.is_some() {
+        pos.piece_value(victim).min(5000)
+    } else {
+        0
+    };
+    if let Some(k) = m.promotion()
+        && m.flag() != MoveFlag::Drop
+    {
+        gain += pos.piece_value(Piece::new(k, pos.side_to_move())).min(5000);
+    }
+    let attacker = pos.piece_value(pos.moved_piece(m)).min(20_000);
+    TACTICAL + gain * 16 - attacker / 16
+}
+
+/// Scores every move of `moves` into `scores`.
+pub(super) fn score_moves<G: Evaluate>(
+    pos: &G,
+    moves: &[Move],
+    scores: &mut Vec<i32>,
+    tt_move: Move,
+    killers: [Move; 2],
+    history: &History,
+) {
+    scores.clear();
+    for &m in moves {
+        let s = if m == tt_move {
+            TT_MOVE
+        } else if pos.is_tactical(m) {
+            tactical_score(pos, m)
+        } else if m == killers[0] {
+            KILLER + 1
+        } else if m == killers[1] {
+            KILLER
+        } else {
+            history.get(pos.moved_piece(m), m)
+        };
+        scores.push(s);
+    }
+}
+
+/// Moves the best-scored move of `moves[start..]` to `start` (selection sort, one step).
+#[inline(always)]
+pub(super) fn pick(moves: &mut [Move], scores: &mut [i32], start: usize) {
+    let mut best = start;
+    for i in start + 1..moves.len() {
+        if scores[i] > scores[best] {
+            best = i;
+        }
+    }
+    moves.swap(start, best);
+    scores.swap(start, best);
+}
