@@ -6,7 +6,8 @@ use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
 
 /// Runs the engine on `input` (which should end with `quit`) and returns its stdout lines and
-/// exit status.
+/// exit status. A line `#wait` is not sent: it waits until the engine has printed one more
+/// `bestmove` than at the previous `#wait` (a hang fails the test after a generous guard).
 fn session(input: &str) -> (Vec<String>, std::process::ExitStatus) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_strata"))
         .stdin(Stdio::piped())
@@ -15,15 +16,40 @@ fn session(input: &str) -> (Vec<String>, std::process::ExitStatus) {
         .spawn()
         .expect("the engine starts");
     let mut stdin = child.stdin.take().expect("stdin");
-    let text = input.to_string();
-    let writer = std::thread::spawn(move || {
-        let _ = stdin.write_all(text.as_bytes());
+    let stdout = child.stdout.take().expect("stdout");
+    let (tx, rx) = std::sync::mpsc::channel();
+    let reader = std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            if tx.send(line.expect("utf-8 output")).is_err() {
+                break;
+            }
+        }
     });
-    let lines: Vec<String> = BufReader::new(child.stdout.take().expect("stdout"))
-        .lines()
-        .map(|l| l.expect("utf-8 output"))
-        .collect();
-    writer.join().expect("writer");
+    let mut lines = Vec::new();
+    let mut waits = 0;
+    for l in input.lines() {
+        if l == "#wait" {
+            waits += 1;
+            while lines
+                .iter()
+                .filter(|x: &&String| x.starts_with("bestmove"))
+                .count()
+                < waits
+            {
+                let line = rx
+                    .recv_timeout(std::time::Duration::from_secs(120))
+                    .expect("the engine answered with bestmove");
+                lines.push(line);
+            }
+            continue;
+        }
+        if stdin.write_all(format!("{l}\n").as_bytes()).is_err() {
+            break;
+        }
+    }
+    drop(stdin);
+    lines.extend(rx.iter());
+    reader.join().expect("reader");
     (lines, child.wait().expect("exit status"))
 }
 
@@ -186,4 +212,137 @@ fn perft_through_the_protocol_matches_the_suites() {
         checked += got.len();
     }
     assert!(checked > 30);
+}
+
+fn bestmove(lines: &[String]) -> Vec<&str> {
+    lines
+        .iter()
+        .filter_map(|l| l.strip_prefix("bestmove "))
+        .map(|l| l.split_whitespace().next().unwrap_or(""))
+        .collect()
+}
+
+#[test]
+fn go_depth_prints_stockfish_style_info_and_a_legal_bestmove() {
+    let (lines, status) =
+        session("position startpos moves e2e4\ngo depth 6\nisready\n#wait\nquit\n");
+    assert!(status.success());
+    let info: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth "))
+        .collect();
+    assert!(info.len() >= 6, "{lines:?}");
+    for l in &info {
+        for field in [
+            " seldepth ",
+            " multipv 1 ",
+            " score cp ",
+            " nodes ",
+            " nps ",
+            " hashfull ",
+            " time ",
+            " pv ",
+        ] {
+            assert!(l.contains(field), "{l} lacks{field}");
+        }
+    }
+    let best = bestmove(&lines);
+    assert_eq!(best.len(), 1);
+    let legal = strata::rules::AnyGame::startpos(strata::rules::Variant::Chess).unwrap();
+    let mut g = legal;
+    use strata::rules::Game;
+    g.make(g.parse_move("e2e4").unwrap());
+    assert!(
+        g.parse_move(best[0]).is_ok(),
+        "bestmove {} is legal",
+        best[0]
+    );
+}
+
+#[test]
+fn isready_and_stop_are_answered_during_an_infinite_search() {
+    let (lines, _) = session("go infinite\nisready\nstop\n#wait\nquit\n");
+    let ready = lines.iter().position(|l| l == "readyok").expect("readyok");
+    let best = lines
+        .iter()
+        .position(|l| l.starts_with("bestmove "))
+        .expect("bestmove after stop");
+    assert!(ready < best, "readyok came while searching: {lines:?}");
+}
+
+#[test]
+fn ponder_waits_for_ponderhit() {
+    let (lines, _) = session("position startpos\ngo ponder depth 3\nponderhit\n#wait\nquit\n");
+    assert_eq!(bestmove(&lines).len(), 1, "{lines:?}");
+}
+
+#[test]
+fn limits_multipv_and_searchmoves() {
+    let (lines, _) = session(
+        "setoption name MultiPV value 3\n\
+         go depth 4\n#wait\n\
+         setoption name MultiPV value 1\n\
+         go nodes 3000\n#wait\n\
+         go movetime 100\n#wait\n\
+         go wtime 500 btime 500 winc 10 binc 10\n#wait\n\
+         go depth 3 searchmoves a2a3 h2h4\n#wait\n\
+         go depth 2 searchmoves e2e5\n#wait\n\
+         quit\n",
+    );
+    for k in 1..=3 {
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with("info depth 4 ") && l.contains(&format!(" multipv {k} "))),
+            "multipv {k}"
+        );
+    }
+    let best = bestmove(&lines);
+    assert_eq!(best.len(), 6, "{lines:?}");
+    assert!(
+        best[4] == "a2a3" || best[4] == "h2h4",
+        "searchmoves honoured: {}",
+        best[4]
+    );
+    assert!(
+        errors(&lines)
+            .iter()
+            .any(|e| e.contains("illegal move 'e2e5'"))
+    );
+}
+
+#[test]
+fn eval_and_bench() {
+    let (lines, _) = session("eval\nbench 3\nquit\n");
+    assert!(
+        lines.iter().any(|l| l.starts_with("Final evaluation: ")),
+        "{lines:?}"
+    );
+    assert!(lines.iter().any(|l| l.starts_with("mobility ")));
+    for v in ["chess: ", "pole: ", "total: "] {
+        let l = lines
+            .iter()
+            .find(|l| l.starts_with(v))
+            .unwrap_or_else(|| panic!("no {v} line"));
+        assert!(l.ends_with(" nps") && l.contains(" nodes "), "{l}");
+    }
+}
+
+#[test]
+fn options_change_between_searches() {
+    let (lines, status) = session(
+        "setoption name Threads value 2\n\
+         setoption name Hash value 8\n\
+         go depth 5\n#wait\n\
+         setoption name Clear Hash\n\
+         setoption name Threads value 1\n\
+         setoption name Hash value 0\n\
+         go depth 3\n#wait\n\
+         quit\n",
+    );
+    assert!(status.success());
+    assert_eq!(bestmove(&lines).len(), 2);
+    let errs = errors(&lines);
+    assert_eq!(errs.len(), 1, "{errs:?}");
+    assert!(errs[0].contains("out of range"));
 }

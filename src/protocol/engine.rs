@@ -306,6 +306,7 @@ impl Engine {
         };
         tracing::info!(fen = %self.game.fen(), ?limits, "go");
         self.shared.stop.store(false, Relaxed);
+        self.shared.pondering.store(limits.ponder, Relaxed);
         let game = self.game.clone();
         let shared = self.shared.clone();
         let pool = self.pool.clone();

@@ -166,7 +166,8 @@ pub struct Shared {
     pub stop: AtomicBool,
     /// Set by the main search thread when it has finished, to stop the helpers.
     done: AtomicBool,
-    /// True while pondering (time limits do not apply).
+    /// True while pondering (time limits do not apply). Like `stop`, set by the caller before
+    /// the search starts, so that a `ponderhit` arriving at once is not lost.
     pub pondering: AtomicBool,
     nodes: AtomicU64,
     epoch: Instant,
@@ -245,7 +246,6 @@ pub fn search<G: Evaluate>(
     shared.restart_clock();
     shared.nodes.store(0, Relaxed);
     shared.done.store(false, Relaxed);
-    shared.pondering.store(limits.ponder, Relaxed);
     shared.tt.new_search();
     let budget = time::budget(&limits.clock, settings.move_overhead);
     let moves = root_moves(root, limits);

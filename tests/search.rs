@@ -1,0 +1,125 @@
+//! The search finds what it must: mates, variant-specific tactics, deterministic node counts.
+//! Every search here is limited by depth or nodes, never by time.
+
+use strata::protocol::engine::format_score;
+use strata::rules::{AnyGame, Game, Variant};
+use strata::search::{Limits, MATE, Settings, Shared, Silent, bench, search, thread_pool};
+use strata::with_game;
+
+/// Best move (name) and score of a depth-limited single-thread search.
+fn best(variant: Variant, fen: &str, depth: u32) -> (String, i32) {
+    let game = AnyGame::from_fen(variant, fen).expect("valid FEN");
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    let shared = Shared::new(16);
+    let pool = thread_pool(1);
+    let out =
+        with_game!(&game, g => search(g, &limits, &Settings::default(), &shared, &Silent, &pool));
+    (game.move_name(out.best.expect("a move")), out.score)
+}
+
+fn mate_in(moves: i32) -> i32 {
+    MATE - (2 * moves - 1)
+}
+
+#[test]
+fn finds_mates_in_two() {
+    let (m, s) = best(Variant::Chess, "k7/8/2K5/8/8/8/8/7R w - - 0 1", 6);
+    assert!(m == "c6b6" || m == "c6c7", "{m}");
+    assert_eq!(s, mate_in(2));
+    let (m, s) = best(
+        Variant::Chess,
+        "6k1/pp4p1/2p5/2bp4/8/P5Pb/1P3rrP/2BRRN1K b - - 0 1",
+        6,
+    );
+    assert_eq!((m.as_str(), s), ("g2g1", mate_in(2)));
+    assert_eq!(format_score(s), "mate 2");
+}
+
+#[test]
+fn finds_mates_in_three() {
+    for (fen, answer) in [
+        ("r5rk/5p1p/5R2/4B3/8/8/7P/7K w - - 0 1", "f6a6"),
+        (
+            "r1b1kb1r/pppp1ppp/5q2/4n3/3KP3/2N3PN/PPP4P/R1BQ1B1R b kq - 0 1",
+            "f8c5",
+        ),
+        (
+            "2r3k1/p4p2/3Rp2p/1p2P1pK/8/1P4P1/P3Q2P/1q6 b - - 0 1",
+            "b1g6",
+        ),
+    ] {
+        let (m, s) = best(Variant::Chess, fen, 8);
+        assert_eq!((m.as_str(), s), (answer, mate_in(3)), "{fen}");
+    }
+}
+
+/// A back-rank mate in chess is no mate in Pole Chess when the defender can drop its Pole
+/// between Rook and King; the search must know the variant's rules.
+#[test]
+fn a_pole_in_hand_stops_a_back_rank_mate() {
+    let (m, s) = best(Variant::Chess, "6k1/5ppp/8/8/8/8/5PPP/4R1K1 w - - 0 1", 4);
+    assert_eq!((m.as_str(), s), ("e1e8", mate_in(1)));
+    let (_, s) = best(
+        Variant::Pole,
+        "6k1/5ppp/8/8/8/8/5PPP/4R1K1[Oo+] w - - 0 1",
+        4,
+    );
+    assert!(s < MATE - 100, "no mate with a Pole in hand: {s}");
+}
+
+/// Wins material with a Knight fork (Nc7+ against King e8 and Rook a8). In Pole Chess the
+/// defender's Pole in hand cannot block a Knight's check, so the fork works there too.
+#[test]
+fn wins_material_with_a_fork() {
+    for (variant, fen) in [
+        (Variant::Chess, "r3k3/8/8/3N4/8/8/4P3/4K3 w - - 0 1"),
+        (Variant::Pole, "r3k3/8/8/3N4/8/8/4P3/4K3[Oo+] w - - 0 1"),
+    ] {
+        let (m, s) = best(variant, fen, 6);
+        assert_eq!(m, "d5c7", "{fen}");
+        assert!(
+            s > 100,
+            "{fen}: the fork wins the Rook ({s}); without it White is a Rook against Knight and pawn"
+        );
+    }
+}
+
+#[test]
+fn stalemate_and_checkmate_roots() {
+    let shared = Shared::new(1);
+    let pool = thread_pool(1);
+    let game = AnyGame::from_fen(Variant::Chess, "k7/8/1Q6/8/8/8/8/7K b - - 0 1").unwrap();
+    let out = with_game!(&game, g => search(g, &Limits { depth: Some(3), ..Limits::default() }, &Settings::default(), &shared, &Silent, &pool));
+    assert_eq!((out.best, out.score), (None, 0));
+    let game = AnyGame::from_fen(Variant::Chess, "R5k1/5ppp/8/8/8/8/5PPP/6K1 b - - 0 1").unwrap();
+    let out = with_game!(&game, g => search(g, &Limits { depth: Some(3), ..Limits::default() }, &Settings::default(), &shared, &Silent, &pool));
+    assert_eq!((out.best, out.score), (None, -MATE));
+}
+
+#[test]
+fn bench_node_count_is_deterministic() {
+    let a = bench::run(&[Variant::Chess, Variant::Pole], Some(6), 1, 16);
+    let b = bench::run(&[Variant::Chess, Variant::Pole], Some(6), 1, 16);
+    assert!(a[0].nodes > 1000);
+    assert_eq!(
+        a.iter().map(|r| r.nodes).collect::<Vec<_>>(),
+        b.iter().map(|r| r.nodes).collect::<Vec<_>>()
+    );
+}
+
+#[test]
+fn two_threads_find_the_same_mate() {
+    let game = AnyGame::from_fen(Variant::Chess, "r5rk/5p1p/5R2/4B3/8/8/7P/7K w - - 0 1").unwrap();
+    let shared = Shared::new(16);
+    let pool = thread_pool(2);
+    let settings = Settings {
+        threads: 2,
+        ..Settings::default()
+    };
+    let out = with_game!(&game, g => search(g, &Limits { depth: Some(8), ..Limits::default() }, &settings, &shared, &Silent, &pool));
+    assert_eq!(game.move_name(out.best.unwrap()), "f6a6");
+    assert_eq!(out.score, mate_in(3));
+}
