@@ -6,10 +6,10 @@
 //! one in [`AnyGame::from_fen`].
 
 use super::chess::ChessPosition;
-use super::polyhedron::PolyhedronPosition;
 use super::game::{Game, GameEnd};
 use super::moves::{Move, MoveList};
 use super::piece::Colour;
+use super::polyhedron::PolyhedronPosition;
 
 /// A variant's protocol name and identity.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -81,6 +81,11 @@ impl Variant {
 }
 
 /// A position of whichever variant is selected.
+///
+/// The variants differ in size (a 300-cell board is four times chess's), but an `AnyGame` is
+/// long-lived (one per engine or search thread) and the hot code works on the concrete position
+/// inside, so boxing the large ones would buy nothing and complicate [`with_game!`].
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq)]
 pub enum AnyGame {
     /// Chess or Pole Chess.

@@ -50,10 +50,7 @@ impl PolyhedronPosition {
                 if !fields[0].ends_with(']') {
                     return Err("FEN reserves must end with ']'".into());
                 }
-                (
-                    &fields[0][..i],
-                    &fields[0][i + 1..fields[0].len() - 1],
-                )
+                (&fields[0][..i], &fields[0][i + 1..fields[0].len() - 1])
             }
             None => (fields[0], ""),
         };
@@ -206,7 +203,9 @@ impl PolyhedronPosition {
             let victim = t.pawn_push[them.idx()][e];
             let origin = t.pawn_push[us.idx()][e];
             let (Some(victim), Some(origin)) = (victim, origin) else {
-                return Err(format!("FEN en passant cell {ep}: no double step passes it"));
+                return Err(format!(
+                    "FEN en passant cell {ep}: no double step passes it"
+                ));
             };
             if p.board.piece_at(e).is_some()
                 || p.board.piece_at(origin).is_some()

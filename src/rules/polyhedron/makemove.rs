@@ -19,7 +19,7 @@ impl PolyhedronPosition {
 
     /// A captured piece (never a pawn or King) enters its owner's reserve.
     #[inline(always)]
-    fn to_reserve(&mut self, piece: Piece) {
+    fn put_in_reserve(&mut self, piece: Piece) {
         if piece.kind() == kind::PAWN {
             return;
         }
@@ -31,7 +31,7 @@ impl PolyhedronPosition {
 
     /// `colour` takes one `k` out of its reserve (a promotion).
     #[inline(always)]
-    fn from_reserve(&mut self, colour: Colour, k: u8) {
+    fn take_from_reserve(&mut self, colour: Colour, k: u8) {
         let n = self.reserves[colour.idx()].take(k);
         self.board.toggle_key(reserve_key(Self::t(), colour, k, n));
     }
@@ -74,7 +74,7 @@ impl PolyhedronPosition {
                 if captured.is_some() {
                     self.board.remove(to);
                     undo.captured = captured;
-                    self.to_reserve(captured);
+                    self.put_in_reserve(captured);
                     self.halfmove = 0;
                 }
                 self.board.relocate(from, to);
@@ -84,7 +84,7 @@ impl PolyhedronPosition {
                 if let Some(k) = mv.promotion() {
                     self.board.remove(to);
                     self.board.put(to, Piece::new(k, us));
-                    self.from_reserve(us, k);
+                    self.take_from_reserve(us, k);
                 }
             }
         }

@@ -121,12 +121,12 @@ impl PolyhedronPosition {
             pin_count: 0,
         };
         let mut slider_check_line = Bb::EMPTY;
-        for class in 0..3 {
+        for (class, dirs) in CLASS_DIRS.iter().enumerate() {
             let sliders = self.class_sliders(class) & their;
             if !t.class_lines[class][ksq].intersects(sliders) {
                 continue;
             }
-            for d in CLASS_DIRS[class].clone() {
+            for d in dirs.clone() {
                 let ray = t.geo.ray(ksq, d);
                 if !ray.intersects(sliders) {
                     continue;
@@ -278,5 +278,4 @@ impl PolyhedronPosition {
         their.remove(victim);
         !self.is_attacked_by(self.king_cell(us), us.flip(), their, occ)
     }
-
 }

@@ -149,12 +149,12 @@ impl PolyhedronPosition {
         {
             return true;
         }
-        for class in 0..3 {
+        for (class, dirs) in CLASS_DIRS.iter().enumerate() {
             let sliders = self.class_sliders(class) & their;
             if !t.class_lines[class][sq].intersects(sliders) {
                 continue;
             }
-            for d in CLASS_DIRS[class].clone() {
+            for d in dirs.clone() {
                 let ray = t.geo.ray(sq, d);
                 if ray.intersects(sliders)
                     && let Some(b1) = t.geo.nearest(ray & occ, d)
