@@ -998,3 +998,48 @@ fn checkmate_and_stalemate_end_the_game() {
     let r = Pos::from_fen(&stale.fen());
     assert!(!r.in_check() && r.legal_moves().is_empty());
 }
+
+#[test]
+fn protocol_plays_polyhedron() {
+    use std::sync::Arc;
+    use strata::protocol::Captured;
+    let out = Arc::new(Captured::default());
+    let fen = engine_start().fen();
+    let input = format!(
+        "setoption name UCI_Variant value polyhedron\n\
+         position fen {fen} moves Ce3Ce5\n\
+         go perft 2\n\
+         d\n\
+         position startpos moves Ce3Ce5 Cd8Cd6 Ce5Cd6\n\
+         d\n\
+         quit\n"
+    );
+    strata::protocol::run(input.as_bytes(), out.clone());
+    let lines = out.take();
+    assert!(!lines.iter().any(|l| l.contains("error")), "{lines:?}");
+    let mut after = engine_start();
+    let mv = after.parse_move("Ce3Ce5").unwrap();
+    after.make(mv);
+    let expected = strata::with_game!(&mut after, p => perft(p, 2));
+    assert!(
+        lines.contains(&format!("Nodes searched: {expected}")),
+        "{lines:?}"
+    );
+    for level in ["Level A", "Level B", "Level C", "Level D", "Level E"] {
+        assert!(lines.iter().any(|l| l.starts_with(level)), "{level}");
+    }
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("Fen: ") && l.contains(" b Ce4 0 1"))
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("Key: ") && l.len() == 5 + 16)
+    );
+    // Ce5xCd6 took the pawn that had just double-stepped (a plain capture, not en passant).
+    assert!(lines.iter().any(|l| l.starts_with("Fen: ")
+        && l.contains("/10/3P6/10/10/PPPP1PPPPP/")
+        && l.ends_with("[] b - 0 2")));
+}
