@@ -18,15 +18,33 @@ use movegen::{CountSink, ListSink};
 use tables::{LETTERS, kind, kind_of_letter};
 
 use crate::rules::bitset::Cell;
-use crate::rules::game::{Game, GameEnd};
+use crate::rules::game::{Game, GameEnd, MoveError};
 use crate::rules::moves::{Move, MoveFlag, MoveList};
-use crate::rules::piece::{Colour, Piece};
+use crate::rules::piece::{Colour, Kind, Piece};
 use crate::rules::variant::Variant;
 
 impl PolyhedronPosition {
     /// The start position.
     pub fn startpos() -> Self {
         PolyhedronPosition::from_fen(START_FEN).expect("start FEN is valid")
+    }
+
+    /// Reads `Cc3Cc5` / `Ce9Ce10q` into from-cell, to-cell and promotion kind (legal or not).
+    fn parse_move_text(s: &str) -> Option<(Cell, Cell, Option<Kind>)> {
+        let geo = &Self::t().geo;
+        let (from, n1) = geo.parse_name_prefix(s)?;
+        let rest = &s[n1..];
+        let (to, n2) = geo.parse_name_prefix(rest)?;
+        let mut tail = rest[n2..].chars();
+        let promotion = match (tail.next(), tail.next()) {
+            (None, _) => None,
+            (Some(c), None) if c.is_ascii_lowercase() => match kind_of_letter(c) {
+                Some(k) if k != kind::KING && k != kind::PAWN => Some(k),
+                _ => return None,
+            },
+            _ => return None,
+        };
+        Some((from, to, promotion))
     }
 
     /// Only the two Kings are left (the one dead position the rules declare).
@@ -89,23 +107,21 @@ impl Game for PolyhedronPosition {
     }
 
     fn is_move_syntax(&self, s: &str) -> bool {
-        let geo = &Self::t().geo;
-        let Some((_, n1)) = geo.parse_name_prefix(s) else {
-            return false;
+        Self::parse_move_text(s).is_some()
+    }
+
+    /// Reads the cells and the promotion letter, then looks the move up among the legal
+    /// moves by its fields (cheaper than naming every legal move).
+    fn parse_move(&self, s: &str) -> Result<Move, MoveError> {
+        let Some((from, to, promotion)) = Self::parse_move_text(s) else {
+            return Err(MoveError::Malformed(s.to_string()));
         };
-        let rest = &s[n1..];
-        let Some((_, n2)) = geo.parse_name_prefix(rest) else {
-            return false;
-        };
-        let mut tail = rest[n2..].chars();
-        match (tail.next(), tail.next()) {
-            (None, _) => true,
-            (Some(c), None) => {
-                c.is_ascii_lowercase()
-                    && kind_of_letter(c).is_some_and(|k| k != kind::KING && k != kind::PAWN)
-            }
-            _ => false,
-        }
+        let mut list = MoveList::new();
+        self.generate(&mut list);
+        list.iter()
+            .copied()
+            .find(|m| m.from() == from && m.to() == to && m.promotion() == promotion)
+            .ok_or_else(|| MoveError::Illegal(s.to_string()))
     }
 
     fn decided(&self) -> Option<GameEnd> {
