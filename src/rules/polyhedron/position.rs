@@ -195,7 +195,8 @@ impl PolyhedronPosition {
         s
     }
 
-    /// The pieces of `by` that attack `sq` (for the drawing's checker list).
+    /// The pieces of `by` that attack `sq` (asks every piece of `by`: meant for displays such
+    /// as the drawing's checker list, not for hot code).
     pub fn attackers_to(&self, sq: Cell, by: Colour) -> Bb {
         self.board
             .colour(by)

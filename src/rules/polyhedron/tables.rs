@@ -127,12 +127,6 @@ pub struct Tables {
     pub class_lines: [Vec<Bb>; 3],
 }
 
-/// The forward rank step of `colour`'s pawns.
-#[inline(always)]
-pub fn forward(colour: Colour) -> i8 {
-    if colour == Colour::WHITE { 1 } else { -1 }
-}
-
 /// The level specification: level `z` has margin `|z - 2|` on every side.
 pub fn geometry_spec() -> GeometrySpec {
     GeometrySpec {
