@@ -9,6 +9,7 @@ use super::chess::ChessPosition;
 use super::game::{Game, GameEnd};
 use super::moves::{Move, MoveList};
 use super::piece::Colour;
+use super::polyhedron::PolyhedronPosition;
 
 /// A variant's protocol name and identity.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -57,7 +58,7 @@ impl Variant {
 
     /// Whether the rules layer implements this variant yet.
     pub fn is_implemented(self) -> bool {
-        matches!(self, Variant::Chess | Variant::Pole)
+        matches!(self, Variant::Chess | Variant::Pole | Variant::Polyhedron)
     }
 
     /// The implemented variants.
@@ -73,16 +74,24 @@ impl Variant {
         match self {
             Variant::Chess => Some(super::chess::START_FEN),
             Variant::Pole => Some(super::chess::POLE_START_FEN),
+            Variant::Polyhedron => Some(super::polyhedron::START_FEN),
             _ => None,
         }
     }
 }
 
 /// A position of whichever variant is selected.
+///
+/// The variants differ in size (a 300-cell board is four times chess's), but an `AnyGame` is
+/// long-lived (one per engine or search thread) and the hot code works on the concrete position
+/// inside, so boxing the large ones would buy nothing and complicate [`with_game!`].
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq)]
 pub enum AnyGame {
     /// Chess or Pole Chess.
     Chess(ChessPosition),
+    /// Polyhedron Chess.
+    Polyhedron(PolyhedronPosition),
 }
 
 /// Runs `$body` with `$g` bound to the concrete position inside an [`AnyGame`] (by value,
@@ -93,6 +102,7 @@ macro_rules! with_game {
     ($any:expr, $g:ident => $body:expr) => {
         match $any {
             $crate::rules::variant::AnyGame::Chess($g) => $body,
+            $crate::rules::variant::AnyGame::Polyhedron($g) => $body,
         }
     };
 }
@@ -114,6 +124,7 @@ impl AnyGame {
         match variant {
             Variant::Chess => ChessPosition::from_fen(fen, false).map(AnyGame::Chess),
             Variant::Pole => ChessPosition::from_fen(fen, true).map(AnyGame::Chess),
+            Variant::Polyhedron => PolyhedronPosition::from_fen(fen).map(AnyGame::Polyhedron),
             _ => Err(format!(
                 "variant '{}' is not implemented yet",
                 variant.name()

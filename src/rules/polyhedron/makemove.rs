@@ -1,0 +1,164 @@
+//! Making and taking back moves, with the key (placement, side, reserves, en passant cell)
+//! kept incrementally.
+
+use super::position::{NO_EP, PolyhedronPosition, Undo};
+use super::tables::{Z_EP, kind, reserve_key};
+use crate::rules::moves::{Move, MoveFlag};
+use crate::rules::piece::{Colour, Piece};
+
+impl PolyhedronPosition {
+    /// Clears the en passant cell (and its key).
+    #[inline(always)]
+    fn clear_ep(&mut self) {
+        if self.ep != NO_EP {
+            let z = &Self::t().zobrist;
+            self.board.toggle_key(z.extra[Z_EP + self.ep as usize]);
+            self.ep = NO_EP;
+        }
+    }
+
+    /// A captured piece (never a pawn or King) enters its owner's reserve.
+    #[inline(always)]
+    fn put_in_reserve(&mut self, piece: Piece) {
+        if piece.kind() == kind::PAWN {
+            return;
+        }
+        let c = piece.colour();
+        let n = self.reserves[c.idx()].add(piece.kind());
+        self.board
+            .toggle_key(reserve_key(Self::t(), c, piece.kind(), n));
+    }
+
+    /// `colour` takes one `k` out of its reserve (a promotion).
+    #[inline(always)]
+    fn take_from_reserve(&mut self, colour: Colour, k: u8) {
+        let n = self.reserves[colour.idx()].take(k);
+        self.board.toggle_key(reserve_key(Self::t(), colour, k, n));
+    }
+
+    pub(super) fn make_move(&mut self, mv: Move) {
+        let t = Self::t();
+        let z = &t.zobrist;
+        let us = self.side;
+        let them = us.flip();
+        let (from, to) = (mv.from(), mv.to());
+        let moved = self.board.piece_at(from);
+        let mut undo = Undo {
+            mv,
+            moved,
+            captured: Piece::NONE,
+            ep: self.ep,
+            halfmove: self.halfmove,
+            key: self.board.key(),
+        };
+        self.clear_ep();
+        self.halfmove += 1;
+        match mv.flag() {
+            MoveFlag::DoubleStep => {
+                self.board.relocate(from, to);
+                self.halfmove = 0;
+                // Cells of one level are numbered rank by rank, so the cell passed over is
+                // the midpoint.
+                let ep = (from + to) / 2;
+                self.ep = ep as u16;
+                self.board.toggle_key(z.extra[Z_EP + ep]);
+            }
+            MoveFlag::EnPassant => {
+                let victim = t.pawn_push[them.idx()][to].expect("en passant victim exists");
+                undo.captured = self.board.remove(victim);
+                self.board.relocate(from, to);
+                self.halfmove = 0;
+            }
+            _ => {
+                let captured = self.board.piece_at(to);
+                if captured.is_some() {
+                    self.board.remove(to);
+                    undo.captured = captured;
+                    self.put_in_reserve(captured);
+                    self.halfmove = 0;
+                }
+                self.board.relocate(from, to);
+                if moved.kind() == kind::PAWN {
+                    self.halfmove = 0;
+                }
+                if let Some(k) = mv.promotion() {
+                    self.board.remove(to);
+                    self.board.put(to, Piece::new(k, us));
+                    self.take_from_reserve(us, k);
+                }
+            }
+        }
+        self.side = them;
+        self.board.toggle_key(z.side[us.idx()] ^ z.side[them.idx()]);
+        if us == Colour::BLACK {
+            self.fullmove += 1;
+        }
+        self.history.push(undo);
+    }
+
+    pub(super) fn unmake_move(&mut self) {
+        let u = self.history.pop().expect("unmake without a move");
+        let mv = u.mv;
+        let us = self.side.flip();
+        let them = self.side;
+        self.side = us;
+        if us == Colour::BLACK {
+            self.fullmove -= 1;
+        }
+        let (from, to) = (mv.from(), mv.to());
+        match mv.flag() {
+            MoveFlag::DoubleStep => self.board.relocate(to, from),
+            MoveFlag::EnPassant => {
+                self.board.relocate(to, from);
+                let victim = Self::t().pawn_push[them.idx()][to].expect("victim exists");
+                self.board.put(victim, u.captured);
+            }
+            _ => {
+                if let Some(k) = mv.promotion() {
+                    self.board.remove(to);
+                    self.board.put(to, u.moved);
+                    self.reserves[us.idx()].add(k);
+                }
+                self.board.relocate(to, from);
+                if u.captured.is_some() {
+                    self.board.put(to, u.captured);
+                    if u.captured.kind() != kind::PAWN {
+                        self.reserves[them.idx()].take(u.captured.kind());
+                    }
+                }
+            }
+        }
+        self.ep = u.ep;
+        self.halfmove = u.halfmove;
+        self.board.set_key(u.key);
+    }
+
+    /// Passes the turn: only the side to move and the en passant cell change.
+    pub(super) fn make_null_move(&mut self) {
+        let z = &Self::t().zobrist;
+        self.history.push(Undo {
+            mv: Move::NONE,
+            moved: Piece::NONE,
+            captured: Piece::NONE,
+            ep: self.ep,
+            halfmove: self.halfmove,
+            key: self.board.key(),
+        });
+        self.clear_ep();
+        // Resetting the clock keeps repetition detection from looking through the pass.
+        self.halfmove = 0;
+        let us = self.side;
+        self.side = us.flip();
+        self.board
+            .toggle_key(z.side[us.idx()] ^ z.side[us.flip().idx()]);
+    }
+
+    /// Takes back [`PolyhedronPosition::make_null_move`].
+    pub(super) fn unmake_null_move(&mut self) {
+        let u = self.history.pop().expect("unmake_null without a null move");
+        self.side = self.side.flip();
+        self.ep = u.ep;
+        self.halfmove = u.halfmove;
+        self.board.set_key(u.key);
+    }
+}
