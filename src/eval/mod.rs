@@ -6,6 +6,7 @@
 
 pub mod chess;
 pub mod geometry;
+pub mod polyhedron;
 
 use crate::rules::Game;
 use crate::rules::piece::Piece;
