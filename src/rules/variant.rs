@@ -9,6 +9,7 @@ use super::chess::ChessPosition;
 use super::game::{Game, GameEnd};
 use super::moves::{Move, MoveList};
 use super::piece::Colour;
+use super::podionic::PodionicPosition;
 
 /// A variant's protocol name and identity.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -57,7 +58,7 @@ impl Variant {
 
     /// Whether the rules layer implements this variant yet.
     pub fn is_implemented(self) -> bool {
-        matches!(self, Variant::Chess | Variant::Pole)
+        matches!(self, Variant::Chess | Variant::Pole | Variant::Podionic)
     }
 
     /// The implemented variants.
@@ -73,6 +74,7 @@ impl Variant {
         match self {
             Variant::Chess => Some(super::chess::START_FEN),
             Variant::Pole => Some(super::chess::POLE_START_FEN),
+            Variant::Podionic => Some(super::podionic::START_FEN),
             _ => None,
         }
     }
@@ -83,6 +85,8 @@ impl Variant {
 pub enum AnyGame {
     /// Chess or Pole Chess.
     Chess(ChessPosition),
+    /// Podionic Chess.
+    Podionic(PodionicPosition),
 }
 
 /// Runs `$body` with `$g` bound to the concrete position inside an [`AnyGame`] (by value,
@@ -93,6 +97,7 @@ macro_rules! with_game {
     ($any:expr, $g:ident => $body:expr) => {
         match $any {
             $crate::rules::variant::AnyGame::Chess($g) => $body,
+            $crate::rules::variant::AnyGame::Podionic($g) => $body,
         }
     };
 }
@@ -114,6 +119,7 @@ impl AnyGame {
         match variant {
             Variant::Chess => ChessPosition::from_fen(fen, false).map(AnyGame::Chess),
             Variant::Pole => ChessPosition::from_fen(fen, true).map(AnyGame::Chess),
+            Variant::Podionic => PodionicPosition::from_fen(fen).map(AnyGame::Podionic),
             _ => Err(format!(
                 "variant '{}' is not implemented yet",
                 variant.name()
