@@ -207,7 +207,8 @@ impl PodionicPosition {
             .map(|x| format!(" {}", (b'a' + x as u8) as char))
             .collect();
         let files = format!("  {files}  ");
-        let mut lines = vec![format!("  Level {}{:9}", LEVEL_LETTERS[z], "")];
+        let label = ["A (top)", "B", "C", "D (bottom)"][z];
+        let mut lines = vec![format!("Level {label}")];
         if !files_below {
             lines.push(files.clone());
         }
@@ -243,7 +244,7 @@ impl PodionicPosition {
             let l = self.draw_level(left, below);
             let r = self.draw_level(right, below);
             for (a, b) in l.iter().zip(r.iter()) {
-                s.push_str(&format!("{a:<18}{b}").trim_end().to_string());
+                s.push_str(format!("{a:<20}{b}").trim_end());
                 s.push('\n');
             }
             s.push('\n');

@@ -190,3 +190,53 @@ pub fn reverse(table: &[Bb; CELLS]) -> [Bb; CELLS] {
     }
     r
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cell(name: &str) -> Cell {
+        TABLES.geo.parse_name(name).unwrap()
+    }
+
+    fn above(name: &str) -> Option<String> {
+        let u = TABLES.up[cell(name)];
+        (u != NO_CELL).then(|| TABLES.geo.name(u as Cell))
+    }
+
+    #[test]
+    fn stacks_follow_the_rules_file() {
+        // The central column: A over B over C over D.
+        assert_eq!(above("Dd4").as_deref(), Some("Cd4"));
+        assert_eq!(above("Cd4").as_deref(), Some("Bd4"));
+        assert_eq!(above("Bd4").as_deref(), Some("Ad4"));
+        assert_eq!(above("Ad4"), None);
+        // a4-c4: A directly over D; d1-d3: C over D; e4-g4: B over C; d5-d7: A over B.
+        assert_eq!(above("Db4").as_deref(), Some("Ab4"));
+        assert_eq!(above("Dd2").as_deref(), Some("Cd2"));
+        assert_eq!(above("Cf4").as_deref(), Some("Bf4"));
+        assert_eq!(above("Bd6").as_deref(), Some("Ad6"));
+        assert_eq!(above("Da3"), None);
+        // 13 overlapping squares: one link each, three at d4.
+        let links = TABLES.up.iter().filter(|&&u| u != NO_CELL).count();
+        assert_eq!(links, 12 + 3);
+        for c in 0..CELLS {
+            let u = TABLES.up[c];
+            if u != NO_CELL {
+                assert_eq!(TABLES.down[u as Cell] as Cell, c);
+            }
+        }
+    }
+
+    #[test]
+    fn knight_reverse_table_inverts_the_forward_table() {
+        for from in 0..CELLS {
+            for to in 0..CELLS {
+                assert_eq!(
+                    TABLES.knight[from].contains(to),
+                    TABLES.knight_from[to].contains(from)
+                );
+            }
+        }
+    }
+}
