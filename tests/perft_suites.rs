@@ -41,4 +41,5 @@ suites! {
     chess => "chess.perft",
     pole => "pole.perft",
     polyhedron => "polyhedron.perft",
+    podionic => "podionic.perft",
 }

@@ -6,7 +6,9 @@
 
 pub mod chess;
 pub mod geometry;
+pub mod podionic;
 pub mod polyhedron;
+pub mod standard;
 
 use crate::rules::Game;
 use crate::rules::piece::Piece;

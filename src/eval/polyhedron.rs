@@ -1,38 +1,20 @@
-//! Evaluation of Polyhedron Chess.
-//!
-//! Piece values come from each piece's typical mobility on the 300-cell board
-//! ([`value_from_mobility`]), pawns are the 100 cp unit. Piece-square terms are computed from
-//! the geometry: centrality in 3D for pieces (leapers care most), and for pawns the progress
-//! towards the last rank of their level. Mobility counts the cells each piece attacks that are
-//! not its own side's; King safety counts the enemy's attacks on the 26 cells around the King
-//! and rewards own pieces sheltering it; the reserve is worth something only while pawns are
-//! left to promote with it.
+//! Evaluation of Polyhedron Chess: the shared terms of [`super::standard`] with values from each
+//! piece's typical mobility on the 300-cell board (Q 1766, S 1742, G 1529, F 1413, A 1209,
+//! D 1076, B 835, N 724, R 695, H 684, W 567, U 468, P 100), pawn progress measured to the
+//! last rank of the pawn's own level, and the reserve, which counts only while pawns are left
+//! to promote with it.
 
 use std::sync::LazyLock;
 
-use super::geometry::{centrality, typical_mobility, value_from_mobility};
+use super::geometry::typical_mobility;
+use super::standard::{Profile, record, side_terms};
 use super::{Evaluate, Score, Trace};
 use crate::rules::Game;
 use crate::rules::piece::{Colour, Piece};
 use crate::rules::polyhedron::PolyhedronPosition;
-use crate::rules::polyhedron::tables::{KINDS, TABLES, kind, slider_attacks};
+use crate::rules::polyhedron::tables::{Bb, KINDS, TABLES, kind, slider_attacks};
 
-struct EvalTables {
-    /// Material value by kind (King: a large number, for ordering only).
-    value: [i32; KINDS],
-    /// Typical mobility by kind (the mobility term counts the difference from it).
-    mobility: [f64; KINDS],
-    /// Centrality by cell.
-    centre: Vec<f64>,
-    /// Pawn progress by colour and cell: 0 on the start rank, 1 next to promotion.
-    progress: [Vec<f64>; 2],
-    /// Phase weight by kind (non-pawn material, in Knights).
-    phase: [i32; KINDS],
-    /// Sum of phase weights at the start.
-    phase_total: i32,
-}
-
-fn leap_table(k: u8) -> Option<&'static [crate::rules::polyhedron::tables::Bb]> {
+fn leap_table(k: u8) -> Option<&'static [Bb]> {
     let t = &*TABLES;
     Some(match k {
         kind::KNIGHT => &t.knight,
@@ -45,36 +27,27 @@ fn leap_table(k: u8) -> Option<&'static [crate::rules::polyhedron::tables::Bb]> 
     })
 }
 
-static EVAL: LazyLock<EvalTables> = LazyLock::new(|| {
+static PROFILE: LazyLock<Profile> = LazyLock::new(|| {
     let t = &*TABLES;
-    let mut value = [0; KINDS];
-    let mut mobility = [0.0; KINDS];
-    for k in 0..KINDS as u8 {
-        if k == kind::PAWN {
-            value[k as usize] = 100;
-            mobility[k as usize] = 0.0;
-            continue;
-        }
-        let m = match leap_table(k) {
-            Some(table) => typical_mobility(&t.geo, |c, _| table[c]),
-            None => typical_mobility(&t.geo, |c, o| {
-                slider_attacks(t, k, c, o).unwrap_or_default()
-            }),
-        };
-        mobility[k as usize] = m;
-        value[k as usize] = if k == kind::KING {
-            50_000
-        } else {
-            value_from_mobility(m)
-        };
-    }
-    let centre = centrality(&t.geo);
-    let progress = std::array::from_fn(|colour| {
+    let typical: Vec<Option<f64>> = (0..KINDS as u8)
+        .map(|k| {
+            Some(match (k, leap_table(k)) {
+                (kind::PAWN, _) => 0.0,
+                (_, Some(table)) => typical_mobility(&t.geo, |c, _| table[c]),
+                _ => typical_mobility(&t.geo, |c, o| {
+                    slider_attacks(t, k, c, o).unwrap_or_default()
+                }),
+            })
+        })
+        .collect();
+    let leaper: Vec<bool> = (0..KINDS as u8)
+        .map(|k| leap_table(k).is_some() && k != kind::KING)
+        .collect();
+    let progress = |colour: usize| -> Vec<f64> {
         (0..t.geo.cells())
             .map(|c| {
                 let k = t.geo.coord(c);
                 let margin = (k.z as i32 - 2).abs();
-                // Ranks from the start rank (3 / 8) to the level's last rank.
                 let (start, last) = if colour == 0 {
                     (2, 9 - margin)
                 } else {
@@ -84,117 +57,46 @@ static EVAL: LazyLock<EvalTables> = LazyLock::new(|| {
                 (((k.y as i32 - start).abs() as f64) / span).clamp(0.0, 1.0)
             })
             .collect()
-    });
-    let phase: [i32; KINDS] = std::array::from_fn(|k| {
-        if k == kind::PAWN as usize || k == kind::KING as usize {
-            0
-        } else {
-            (value[k] / 300).max(1)
-        }
-    });
-    let start = PolyhedronPosition::startpos();
-    let phase_total = (0..KINDS)
-        .map(|k| phase[k] * start.board().kind(k as u8).len() as i32)
-        .sum::<i32>()
-        .max(1);
-    EvalTables {
-        value,
-        mobility,
-        centre,
-        progress,
-        phase,
-        phase_total,
-    }
+    };
+    Profile::new(
+        &t.geo,
+        &typical,
+        &leaper,
+        Some(kind::PAWN),
+        kind::KING,
+        [progress(0), progress(1), vec![], vec![]],
+    )
+    .with_start(PolyhedronPosition::startpos().board())
 });
 
-/// Centrality weight by kind (mg, eg) per unit of centrality: leapers need the centre most.
-fn centre_weight(k: u8) -> Score {
-    match k {
-        kind::KNIGHT | kind::HIPPOGRIFF | kind::WYVERN | kind::SPACE_KNIGHT | kind::GARGOYLE => {
-            Score(40, 30)
-        }
-        kind::KING => Score(-30, 40),
-        kind::PAWN => Score(10, 0),
-        _ => Score(15, 15),
-    }
-}
-
 impl PolyhedronPosition {
-    fn side_terms<T: Trace>(&self, us: Colour, trace: &mut T, phase: &mut i32) -> Score {
-        let e = &*EVAL;
+    fn colour_terms<T: Trace>(&self, us: Colour, trace: &mut T, phase: &mut i32) -> Score {
         let t = &*TABLES;
-        let b = self.board();
-        let own = b.colour(us);
-        let their_king = self.king_cell(us.flip());
-        let zone = t.king[their_king];
-        let mut material = Score::default();
-        let mut placement = Score::default();
-        let mut mobility = Score::default();
-        let mut pawns = Score::default();
-        let mut attack_units = 0;
-        let mut attackers = 0;
-        for cell in own {
-            let p = b.piece_at(cell);
-            let k = p.kind();
-            let ku = k as usize;
-            if k != kind::KING {
-                material += Score(e.value[ku], e.value[ku]);
-            }
-            *phase += e.phase[ku];
-            let c = e.centre[cell] - 0.5;
-            let w = centre_weight(k);
-            placement += Score((w.0 as f64 * c) as i32, (w.1 as f64 * c) as i32);
-            if k == kind::PAWN {
-                let pr = e.progress[us.idx()][cell];
-                pawns += Score((30.0 * pr) as i32, (90.0 * pr * pr) as i32);
-                continue;
-            }
-            if k == kind::KING {
-                continue;
-            }
-            let att = self.attacks_from(cell);
-            let mob = att.and_not(own).len() as f64 - e.mobility[ku] / 2.0;
-            mobility += Score((2.0 * mob) as i32, (2.0 * mob) as i32);
-            let near = (att & zone).len() as i32;
-            if near > 0 {
-                attackers += 1;
-                attack_units += near;
-            }
-        }
-        let mut king = Score::default();
-        let shelter = (t.king[self.king_cell(us)] & own).len() as i32;
-        king += Score(6 * shelter.min(8), 0);
-        if attackers >= 2 {
-            king += Score((attack_units * attackers * 3).min(500), 0);
-        }
-        // The reserve matters only while pawns are left to promote.
-        let reserve = self.reserve(us);
-        let pawn_count = b.pieces(kind::PAWN, us).len() as i32;
-        let usable = (reserve.len() as i32).min(pawn_count);
-        let reserve_score = Score(10 * usable, 25 * usable);
-        let put = |trace: &mut T, name, s: Score| {
-            if us == Colour::WHITE {
-                trace.term(name, s, Score::default());
-            } else {
-                trace.term(name, Score::default(), s);
-            }
-        };
-        put(trace, "material", material);
-        put(trace, "centrality", placement);
-        put(trace, "pawn progress", pawns);
-        put(trace, "mobility", mobility);
-        put(trace, "king", king);
-        put(trace, "reserve", reserve_score);
-        material + placement + pawns + mobility + king + reserve_score
+        let them = us.flip();
+        let shared = side_terms(
+            &PROFILE,
+            self.board(),
+            us,
+            |c| self.attacks_from(c),
+            t.king[self.king_cell(us)],
+            t.king[self.king_cell(them)],
+            trace,
+            phase,
+        );
+        let usable =
+            (self.reserve(us).len() as i32).min(self.board().pieces(kind::PAWN, us).len() as i32);
+        let reserve = Score(10 * usable, 25 * usable);
+        record(trace, "reserve", us, reserve);
+        shared + reserve
     }
 }
 
 impl Evaluate for PolyhedronPosition {
     fn evaluate_with<T: Trace>(&self, trace: &mut T) -> i32 {
         let mut phase_sum = 0;
-        let white = self.side_terms(Colour::WHITE, trace, &mut phase_sum);
-        let black = self.side_terms(Colour::BLACK, trace, &mut phase_sum);
-        let phase = (phase_sum * 256 / EVAL.phase_total).min(256);
+        let white = self.colour_terms(Colour::WHITE, trace, &mut phase_sum);
+        let black = self.colour_terms(Colour::BLACK, trace, &mut phase_sum);
+        let phase = PROFILE.phase_of(phase_sum);
         trace.phase(phase);
         let v = (white - black).taper(phase);
         let tempo = 20;
@@ -206,7 +108,7 @@ impl Evaluate for PolyhedronPosition {
     }
 
     fn piece_value(&self, piece: Piece) -> i32 {
-        EVAL.value[piece.kind() as usize]
+        PROFILE.value[piece.kind() as usize]
     }
 
     fn null_move_safe(&self) -> bool {
@@ -218,13 +120,6 @@ impl Evaluate for PolyhedronPosition {
     }
 }
 
-/// The value table (for documentation and the `eval` command's readers).
-pub fn piece_values() -> Vec<(char, i32)> {
-    (0..KINDS)
-        .map(|k| (crate::rules::polyhedron::tables::LETTERS[k], EVAL.value[k]))
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -233,9 +128,31 @@ mod tests {
     fn start_position_is_balanced_and_values_are_ordered() {
         let p = PolyhedronPosition::startpos();
         assert_eq!(p.evaluate(), 20, "symmetric start: only the tempo");
-        let v = |k: u8| EVAL.value[k as usize];
-        assert!(v(kind::QUEEN) > v(kind::FAVOURITE) && v(kind::FAVOURITE) > v(kind::ROOK));
-        assert!(v(kind::SPACE_KNIGHT) > v(kind::KNIGHT) && v(kind::KNIGHT) > v(kind::PAWN));
-        assert!(v(kind::ARCHBISHOP) > v(kind::BISHOP));
+        let v = |k: u8| PROFILE.value[k as usize];
+        assert_eq!(
+            [
+                kind::QUEEN,
+                kind::SPACE_KNIGHT,
+                kind::GARGOYLE,
+                kind::FAVOURITE,
+                kind::ARCHBISHOP,
+                kind::DRAGON
+            ]
+            .map(v),
+            [1766, 1742, 1529, 1413, 1209, 1076]
+        );
+        assert_eq!(
+            [
+                kind::BISHOP,
+                kind::KNIGHT,
+                kind::ROOK,
+                kind::HIPPOGRIFF,
+                kind::WYVERN,
+                kind::UNICORN,
+                kind::PAWN
+            ]
+            .map(v),
+            [835, 724, 695, 684, 567, 468, 100]
+        );
     }
 }

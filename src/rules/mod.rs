@@ -9,6 +9,7 @@ pub mod geometry;
 pub mod moves;
 pub mod perft;
 pub mod piece;
+pub mod podionic;
 pub mod polyhedron;
 pub mod variant;
 pub mod zobrist;

@@ -9,6 +9,7 @@ use super::chess::ChessPosition;
 use super::game::{Game, GameEnd};
 use super::moves::{Move, MoveList};
 use super::piece::Colour;
+use super::podionic::PodionicPosition;
 use super::polyhedron::PolyhedronPosition;
 
 /// A variant's protocol name and identity.
@@ -58,7 +59,10 @@ impl Variant {
 
     /// Whether the rules layer implements this variant yet.
     pub fn is_implemented(self) -> bool {
-        matches!(self, Variant::Chess | Variant::Pole | Variant::Polyhedron)
+        matches!(
+            self,
+            Variant::Chess | Variant::Pole | Variant::Polyhedron | Variant::Podionic
+        )
     }
 
     /// The implemented variants.
@@ -75,6 +79,7 @@ impl Variant {
             Variant::Chess => Some(super::chess::START_FEN),
             Variant::Pole => Some(super::chess::POLE_START_FEN),
             Variant::Polyhedron => Some(super::polyhedron::START_FEN),
+            Variant::Podionic => Some(super::podionic::START_FEN),
             _ => None,
         }
     }
@@ -92,6 +97,8 @@ pub enum AnyGame {
     Chess(ChessPosition),
     /// Polyhedron Chess.
     Polyhedron(PolyhedronPosition),
+    /// Podionic Chess.
+    Podionic(PodionicPosition),
 }
 
 /// Runs `$body` with `$g` bound to the concrete position inside an [`AnyGame`] (by value,
@@ -103,6 +110,7 @@ macro_rules! with_game {
         match $any {
             $crate::rules::variant::AnyGame::Chess($g) => $body,
             $crate::rules::variant::AnyGame::Polyhedron($g) => $body,
+            $crate::rules::variant::AnyGame::Podionic($g) => $body,
         }
     };
 }
@@ -125,6 +133,7 @@ impl AnyGame {
             Variant::Chess => ChessPosition::from_fen(fen, false).map(AnyGame::Chess),
             Variant::Pole => ChessPosition::from_fen(fen, true).map(AnyGame::Chess),
             Variant::Polyhedron => PolyhedronPosition::from_fen(fen).map(AnyGame::Polyhedron),
+            Variant::Podionic => PodionicPosition::from_fen(fen).map(AnyGame::Podionic),
             _ => Err(format!(
                 "variant '{}' is not implemented yet",
                 variant.name()

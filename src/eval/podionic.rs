@@ -1,0 +1,128 @@
+//! Evaluation of Podionic Chess: the shared terms of [`super::standard`] with values from each
+//! piece's typical mobility on the 64-cell board of overlapping levels (sliders follow their
+//! level-changing paths), and pawn progress measured along the pawn's spiral lane.
+
+use std::sync::LazyLock;
+
+use super::geometry::typical_mobility;
+use super::standard::{Profile, side_terms};
+use super::{Evaluate, Trace};
+use crate::rules::Game;
+use crate::rules::piece::{Colour, Piece};
+use crate::rules::podionic::PodionicPosition;
+use crate::rules::podionic::tables::{CELLS, NO_CELL, TABLES, kind};
+
+/// Progress of a pawn along its lane: steps taken over the lane's length, per cell.
+fn lane_progress(colour: usize) -> Vec<f64> {
+    let pawn = &TABLES.pawn[colour];
+    let walk = |c: usize| -> (usize, usize) {
+        let (mut cell, mut steps) = (c, 0);
+        while pawn.push[cell] != NO_CELL && steps < CELLS {
+            cell = pawn.push[cell] as usize;
+            steps += 1;
+        }
+        (cell, steps)
+    };
+    let ends: Vec<(usize, usize)> = (0..CELLS).map(walk).collect();
+    (0..CELLS)
+        .map(|c| {
+            let (end, left) = ends[c];
+            let length = ends
+                .iter()
+                .filter(|e| e.0 == end)
+                .map(|e| e.1)
+                .max()
+                .unwrap_or(1)
+                .max(1);
+            1.0 - left as f64 / length as f64
+        })
+        .collect()
+}
+
+static PROFILE: LazyLock<Profile> = LazyLock::new(|| {
+    let t = &*TABLES;
+    let typical: Vec<Option<f64>> = (0..6u8)
+        .map(|k| {
+            Some(match k {
+                kind::PAWN => 0.0,
+                kind::KNIGHT => typical_mobility(&t.geo, |c, _| t.knight[c]),
+                kind::BISHOP => typical_mobility(&t.geo, |c, o| t.bishop.reach(c, o)),
+                kind::ROOK => typical_mobility(&t.geo, |c, o| t.rook.reach(c, o)),
+                kind::QUEEN => {
+                    typical_mobility(&t.geo, |c, o| t.rook.reach(c, o) | t.bishop.reach(c, o))
+                }
+                _ => typical_mobility(&t.geo, |c, _| t.king[c]),
+            })
+        })
+        .collect();
+    let leaper = [false, true, false, false, false, false];
+    Profile::new(
+        &t.geo,
+        &typical,
+        &leaper,
+        Some(kind::PAWN),
+        kind::KING,
+        [lane_progress(0), lane_progress(1), vec![], vec![]],
+    )
+    .with_start(PodionicPosition::startpos().board())
+});
+
+impl Evaluate for PodionicPosition {
+    fn evaluate_with<T: Trace>(&self, trace: &mut T) -> i32 {
+        let t = &*TABLES;
+        let mut phase_sum = 0;
+        let mut side = |us: Colour, trace: &mut T| {
+            side_terms(
+                &PROFILE,
+                self.board(),
+                us,
+                |c| self.attacks_from(c),
+                t.king[self.king_cell(us)],
+                t.king[self.king_cell(us.flip())],
+                trace,
+                &mut phase_sum,
+            )
+        };
+        let white = side(Colour::WHITE, trace);
+        let black = side(Colour::BLACK, trace);
+        let phase = PROFILE.phase_of(phase_sum);
+        trace.phase(phase);
+        let v = (white - black).taper(phase);
+        let tempo = 15;
+        if self.side_to_move() == Colour::WHITE {
+            v + tempo
+        } else {
+            -v + tempo
+        }
+    }
+
+    fn piece_value(&self, piece: Piece) -> i32 {
+        PROFILE.value[piece.kind() as usize]
+    }
+
+    fn null_move_safe(&self) -> bool {
+        let b = self.board();
+        let us = self.side_to_move();
+        b.colour(us)
+            .and_not(b.kind(kind::PAWN) | b.kind(kind::KING))
+            .any()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn start_is_balanced_values_ordered_progress_along_lanes() {
+        assert_eq!(PodionicPosition::startpos().evaluate(), 15);
+        let v = |k: u8| PROFILE.value[k as usize];
+        assert!(v(kind::QUEEN) > v(kind::ROOK) && v(kind::ROOK) > v(kind::PAWN));
+        assert!(v(kind::BISHOP) > v(kind::PAWN) && v(kind::KNIGHT) > v(kind::PAWN));
+        let g = PodionicPosition::geometry();
+        let cell = |n: &str| g.parse_name(n).unwrap();
+        // White walks lane 1 from Da1 to Aa7: Dd1 is early, Bf7 late.
+        assert!(PROFILE.progress[0][cell("Dd1")] < PROFILE.progress[0][cell("Bf7")]);
+        assert!(PROFILE.progress[1][cell("Bf7")] < PROFILE.progress[1][cell("Dd1")]);
+    }
+}

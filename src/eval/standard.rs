@@ -1,0 +1,179 @@
+//! The evaluation terms every 3D variant shares, driven by a per-variant [`Profile`].
+//!
+//! A profile is data computed once from the variant's geometry and movement: piece values from
+//! typical mobility, centrality per cell, pawn progress per colour and cell, phase weights.
+//! [`side_terms`] then scores one colour's pieces: material, centrality, pawn progress,
+//! mobility (cells attacked that are not its own, against the piece's typical number), and
+//! King safety (own pieces around its King; enemy pieces bearing on the enemy King's zone).
+//! Each variant adds its own terms (reserves, bombs, missiles, team material) on top.
+
+use super::geometry::{centrality, value_from_mobility};
+use super::{Score, Trace};
+use crate::rules::bitset::{BitSet, Cell};
+use crate::rules::board::{Board, MAX_KINDS};
+use crate::rules::geometry::Geometry;
+use crate::rules::piece::{Colour, Kind};
+
+/// A variant's evaluation data.
+pub struct Profile {
+    /// Material value by kind (the King's is large, for move ordering only).
+    pub value: [i32; MAX_KINDS],
+    /// Typical mobility by kind; the mobility term counts the difference from half of it.
+    pub typical_mobility: [f64; MAX_KINDS],
+    /// Centrality by cell (1 = centre, 0 = farthest cell).
+    pub centre: Vec<f64>,
+    /// Centrality weight by kind: the score of the most central cell over the average one.
+    pub centre_weight: [Score; MAX_KINDS],
+    /// Pawn progress by colour and cell: 0 at the start, 1 next to promotion.
+    pub progress: [Vec<f64>; 4],
+    /// Phase weight by kind.
+    pub phase: [i32; MAX_KINDS],
+    /// Total phase weight at the start position.
+    pub phase_total: i32,
+    /// The pawn kind, if the variant has pawns.
+    pub pawn: Option<Kind>,
+    /// The King kind.
+    pub king: Kind,
+}
+
+/// Default centrality weights: leapers need the centre most; the King hides in the middlegame
+/// and centralises in the endgame.
+pub fn centre_weight(is_leaper: bool, is_king: bool, is_pawn: bool) -> Score {
+    if is_king {
+        Score(-30, 40)
+    } else if is_pawn {
+        Score(10, 0)
+    } else if is_leaper {
+        Score(40, 30)
+    } else {
+        Score(15, 15)
+    }
+}
+
+impl Profile {
+    /// A profile with values from `typical` mobility per kind (`None` = no such kind), pawn
+    /// and King kinds given, centrality from the geometry, and pawn progress from `progress`.
+    pub fn new<const W: usize>(
+        geo: &Geometry<W>,
+        typical: &[Option<f64>],
+        leaper: &[bool],
+        pawn: Option<Kind>,
+        king: Kind,
+        progress: [Vec<f64>; 4],
+    ) -> Self {
+        let mut value = [0; MAX_KINDS];
+        let mut typical_mobility = [0.0; MAX_KINDS];
+        let mut centre_w = [Score::default(); MAX_KINDS];
+        let mut phase = [0; MAX_KINDS];
+        for (k, m) in typical.iter().enumerate() {
+            let is_pawn = pawn == Some(k as Kind);
+            let is_king = king == k as Kind;
+            centre_w[k] = centre_weight(leaper.get(k).copied().unwrap_or(false), is_king, is_pawn);
+            let Some(m) = m else { continue };
+            typical_mobility[k] = *m;
+            value[k] = if is_king {
+                50_000
+            } else if is_pawn {
+                100
+            } else {
+                value_from_mobility(*m)
+            };
+            if !is_king && !is_pawn {
+                phase[k] = (value[k] / 300).max(1);
+            }
+        }
+        Profile {
+            value,
+            typical_mobility,
+            centre: centrality(geo),
+            centre_weight: centre_w,
+            progress,
+            phase,
+            phase_total: 1,
+            pawn,
+            king,
+        }
+    }
+
+    /// Sets the total phase weight from a start position's board.
+    pub fn with_start<const W: usize>(mut self, start: &Board<W>) -> Self {
+        self.phase_total = (0..MAX_KINDS)
+            .map(|k| self.phase[k] * start.kind(k as Kind).len() as i32)
+            .sum::<i32>()
+            .max(1);
+        self
+    }
+
+    /// The taper phase (256 = middlegame) from a summed phase weight.
+    pub fn phase_of(&self, sum: i32) -> i32 {
+        (sum * 256 / self.phase_total).min(256)
+    }
+}
+
+/// Records `s` as term `name` of `colour`'s team.
+pub fn record<T: Trace>(trace: &mut T, name: &'static str, colour: Colour, s: Score) {
+    if colour.team() == 0 {
+        trace.term(name, s, Score::default());
+    } else {
+        trace.term(name, Score::default(), s);
+    }
+}
+
+/// The shared terms of `us`'s pieces. `attacks(cell)` lists the cells the piece on `cell`
+/// attacks; `own_king_zone` and `enemy_king_zone` are the cells around each King (empty when
+/// a King is gone). Adds the pieces' phase weights to `phase`.
+#[allow(clippy::too_many_arguments)]
+pub fn side_terms<const W: usize, T: Trace>(
+    p: &Profile,
+    board: &Board<W>,
+    us: Colour,
+    attacks: impl Fn(Cell) -> BitSet<W>,
+    own_king_zone: BitSet<W>,
+    enemy_king_zone: BitSet<W>,
+    trace: &mut T,
+    phase: &mut i32,
+) -> Score {
+    let own = board.colour(us);
+    let mut material = Score::default();
+    let mut placement = Score::default();
+    let mut mobility = Score::default();
+    let mut pawns = Score::default();
+    let mut attack_units = 0;
+    let mut attackers = 0;
+    for cell in own {
+        let k = board.piece_at(cell).kind();
+        let ku = k as usize;
+        *phase += p.phase[ku];
+        let c = p.centre[cell] - 0.5;
+        let w = p.centre_weight[ku];
+        placement += Score((w.0 as f64 * c) as i32, (w.1 as f64 * c) as i32);
+        if k == p.king {
+            continue;
+        }
+        material += Score(p.value[ku], p.value[ku]);
+        if Some(k) == p.pawn {
+            let pr = p.progress[us.idx()][cell];
+            pawns += Score((30.0 * pr) as i32, (90.0 * pr * pr) as i32);
+            continue;
+        }
+        let att = attacks(cell);
+        let mob = att.and_not(own).len() as f64 - p.typical_mobility[ku] / 2.0;
+        mobility += Score((2.0 * mob) as i32, (2.0 * mob) as i32);
+        let near = (att & enemy_king_zone).len() as i32;
+        if near > 0 {
+            attackers += 1;
+            attack_units += near;
+        }
+    }
+    let shelter = (own_king_zone & own).len() as i32;
+    let mut king = Score(6 * shelter.min(8), 0);
+    if attackers >= 2 {
+        king += Score((attack_units * attackers * 3).min(500), 0);
+    }
+    record(trace, "material", us, material);
+    record(trace, "centrality", us, placement);
+    record(trace, "pawn progress", us, pawns);
+    record(trace, "mobility", us, mobility);
+    record(trace, "king", us, king);
+    material + placement + pawns + mobility + king
+}

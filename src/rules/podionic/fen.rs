@@ -1,0 +1,259 @@
+//! FEN for Podionic Chess (`protocol.md`), and the board drawing of the `d` command.
+//!
+//! `<placement> <side> <halfmove> <fullmove>`: four levels `A|B|C|D` (A at the top), each
+//! four ranks from the highest down, each rank four cells from the lowest file up; a digit
+//! string counts empty cells. The clocks may be omitted (0 and 1).
+
+use super::position::PodionicPosition;
+use super::tables::{LETTERS, kind};
+use crate::rules::bitset::Cell;
+use crate::rules::piece::{Colour, Piece};
+
+/// The start position (a reconstruction: see the rules file).
+pub const START_FEN: &str =
+    "bp2/kp2/np2/1p1p|brrp/q1p1/np2/4|4/NP2/Q1P1/BRRP|1P1P/NP2/KP2/BP2 w 0 1";
+
+const LEVEL_LETTERS: [char; 4] = ['A', 'B', 'C', 'D'];
+
+/// The cells of one FEN rank of level `z` (the `i`-th rank written, from the top), lowest
+/// file first.
+fn rank_cells(z: usize, i: usize) -> [Cell; 4] {
+    let geo = PodionicPosition::geometry();
+    let spec = &super::tables::level_specs()[z];
+    let y = spec.ranks.1 as i32 - i as i32;
+    std::array::from_fn(|k| {
+        geo.at(spec.files.0 as i32 + k as i32, y, z as i32)
+            .expect("level cells exist")
+    })
+}
+
+impl PodionicPosition {
+    /// Reads a FEN. Any malformed or impossible input gives an error naming what is wrong
+    /// and where; nothing panics.
+    pub fn from_fen(fen: &str) -> Result<Self, String> {
+        let mut p = PodionicPosition::empty();
+        let fields: Vec<&str> = fen.split_whitespace().collect();
+        if fields.len() < 2 {
+            return Err(format!(
+                "FEN needs at least placement and side to move, got {} field(s)",
+                fields.len()
+            ));
+        }
+        if fields.len() > 4 {
+            return Err(format!(
+                "FEN has {} fields, at most 4 are allowed (placement, side, halfmove, fullmove)",
+                fields.len()
+            ));
+        }
+        let levels: Vec<&str> = fields[0].split('|').collect();
+        if levels.len() != 4 {
+            return Err(format!(
+                "FEN placement has {} levels, expected 4 separated by '|'",
+                levels.len()
+            ));
+        }
+        for (z, level) in levels.iter().enumerate() {
+            let lz = LEVEL_LETTERS[z];
+            let ranks: Vec<&str> = level.split('/').collect();
+            if ranks.len() != 4 {
+                return Err(format!(
+                    "FEN level {lz} has {} ranks, expected 4",
+                    ranks.len()
+                ));
+            }
+            for (i, text) in ranks.iter().enumerate() {
+                let cells = rank_cells(z, i);
+                let rank = Self::geometry().coord(cells[0]).y + 1;
+                let at = format!("FEN level {lz}, rank {rank}");
+                let mut k = 0usize;
+                let mut chars = text.chars().peekable();
+                while let Some(ch) = chars.next() {
+                    if ch.is_ascii_digit() {
+                        let mut run = String::from(ch);
+                        while let Some(&d) = chars.peek().filter(|d| d.is_ascii_digit()) {
+                            run.push(d);
+                            chars.next();
+                        }
+                        let n: usize = match run.parse() {
+                            Ok(n) if (1..=4).contains(&n) && !run.starts_with('0') => n,
+                            _ => return Err(format!("{at}: bad empty-cell count '{run}'")),
+                        };
+                        k += n;
+                        if k > 4 {
+                            return Err(format!("{at}: more than 4 cells"));
+                        }
+                        continue;
+                    }
+                    let Some(kd) = LETTERS.iter().position(|&l| l == ch.to_ascii_uppercase())
+                    else {
+                        return Err(format!("{at}: unknown piece '{ch}'"));
+                    };
+                    if k >= 4 {
+                        return Err(format!("{at}: more than 4 cells"));
+                    }
+                    let colour = if ch.is_ascii_uppercase() {
+                        Colour::WHITE
+                    } else {
+                        Colour::BLACK
+                    };
+                    p.board.put(cells[k], Piece::new(kd as u8, colour));
+                    k += 1;
+                }
+                if k != 4 {
+                    return Err(format!("{at}: {k} cells, expected 4"));
+                }
+            }
+        }
+        let geo = Self::geometry();
+        for c in [Colour::WHITE, Colour::BLACK] {
+            let n = p.board.pieces(kind::KING, c).len();
+            if n != 1 {
+                return Err(format!("FEN: {} has {n} Kings, expected 1", c.name()));
+            }
+            let allowed = Self::t().pawn[c.idx()].allowed;
+            if let Some(s) = p.board.pieces(kind::PAWN, c).and_not(allowed).first() {
+                return Err(format!(
+                    "FEN: {} pawn on {}, where no {} pawn can stand (the a-file of levels A and D \
+                     holds only lane starts and lane ends)",
+                    c.name(),
+                    geo.name(s),
+                    c.name()
+                ));
+            }
+        }
+        p.side = match fields[1] {
+            "w" => Colour::WHITE,
+            "b" => Colour::BLACK,
+            other => {
+                return Err(format!(
+                    "FEN side to move must be 'w' or 'b', got '{other}'"
+                ));
+            }
+        };
+        let them = p.side.flip();
+        if p.is_attacked(p.king_cell(them), p.side, p.board.occupied()) {
+            return Err(format!(
+                "FEN: the side not to move ({}) is in check",
+                them.name()
+            ));
+        }
+        p.halfmove = match fields.get(2) {
+            Some(s) => s
+                .parse()
+                .map_err(|_| format!("FEN half-move clock '{s}' is not a number"))?,
+            None => 0,
+        };
+        p.fullmove = match fields.get(3) {
+            Some(s) => s
+                .parse::<u32>()
+                .map_err(|_| format!("FEN move number '{s}' is not a number"))?
+                .max(1),
+            None => 1,
+        };
+        p.board.toggle_key(Self::t().zobrist.side[p.side.idx()]);
+        Ok(p)
+    }
+
+    fn piece_letter(piece: Piece) -> char {
+        let l = LETTERS[piece.kind() as usize];
+        if piece.colour() == Colour::WHITE {
+            l
+        } else {
+            l.to_ascii_lowercase()
+        }
+    }
+
+    /// The position as FEN.
+    pub fn to_fen(&self) -> String {
+        let mut s = String::new();
+        for z in 0..4 {
+            if z > 0 {
+                s.push('|');
+            }
+            for i in 0..4 {
+                if i > 0 {
+                    s.push('/');
+                }
+                let mut empty = 0;
+                for c in rank_cells(z, i) {
+                    let piece = self.board.piece_at(c);
+                    if piece.is_none() {
+                        empty += 1;
+                    } else {
+                        if empty > 0 {
+                            s.push_str(&empty.to_string());
+                            empty = 0;
+                        }
+                        s.push(Self::piece_letter(piece));
+                    }
+                }
+                if empty > 0 {
+                    s.push_str(&empty.to_string());
+                }
+            }
+        }
+        format!(
+            "{s} {} {} {}",
+            self.side.letter(),
+            self.halfmove,
+            self.fullmove
+        )
+    }
+
+    /// One level drawn as five text lines (four ranks, then the files), `.` for empty cells.
+    fn draw_level(&self, z: usize, files_below: bool) -> Vec<String> {
+        let spec = &super::tables::level_specs()[z];
+        let files: String = (spec.files.0..=spec.files.1)
+            .map(|x| format!(" {}", (b'a' + x as u8) as char))
+            .collect();
+        let files = format!("  {files}  ");
+        let label = ["A (top)", "B", "C", "D (bottom)"][z];
+        let mut lines = vec![format!("Level {label}")];
+        if !files_below {
+            lines.push(files.clone());
+        }
+        for i in 0..4 {
+            let cells = rank_cells(z, i);
+            let rank = Self::geometry().coord(cells[0]).y + 1;
+            let row: String = cells
+                .iter()
+                .map(|&c| {
+                    let p = self.board.piece_at(c);
+                    let ch = if p.is_none() {
+                        '.'
+                    } else {
+                        Self::piece_letter(p)
+                    };
+                    format!(" {ch}")
+                })
+                .collect();
+            lines.push(format!("{rank} {row}  {rank}"));
+        }
+        if files_below {
+            lines.push(files);
+        }
+        lines
+    }
+
+    /// The board drawing for `d`: the four levels in their pinwheel layout (A top left,
+    /// B top right, C bottom right, D bottom left, as they lie over the footprint), then the
+    /// FEN, the key and the checking pieces.
+    pub fn draw(&self) -> String {
+        let mut s = String::new();
+        for (left, right, below) in [(0, 1, false), (3, 2, true)] {
+            let l = self.draw_level(left, below);
+            let r = self.draw_level(right, below);
+            for (a, b) in l.iter().zip(r.iter()) {
+                s.push_str(format!("{a:<20}{b}").trim_end());
+                s.push('\n');
+            }
+            s.push('\n');
+        }
+        s.push_str(&format!("Fen: {}\n", self.to_fen()));
+        s.push_str(&format!("Key: {:016X}\n", self.board.key()));
+        let geo = Self::geometry();
+        let checkers: Vec<String> = self.checkers().iter().map(|c| geo.name(c)).collect();
+        s.push_str(&format!("Checkers: {}", checkers.join(" ")));
+        s
+    }
+}
