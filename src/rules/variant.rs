@@ -6,6 +6,7 @@
 //! one in [`AnyGame::from_fen`].
 
 use super::chess::ChessPosition;
+use super::pentaplane::PentaplanePosition;
 use super::game::{Game, GameEnd};
 use super::moves::{Move, MoveList};
 use super::piece::Colour;
@@ -57,7 +58,7 @@ impl Variant {
 
     /// Whether the rules layer implements this variant yet.
     pub fn is_implemented(self) -> bool {
-        matches!(self, Variant::Chess | Variant::Pole)
+        matches!(self, Variant::Chess | Variant::Pole | Variant::Pentaplane)
     }
 
     /// The implemented variants.
@@ -73,6 +74,7 @@ impl Variant {
         match self {
             Variant::Chess => Some(super::chess::START_FEN),
             Variant::Pole => Some(super::chess::POLE_START_FEN),
+            Variant::Pentaplane => Some(super::pentaplane::START_FEN),
             _ => None,
         }
     }
@@ -83,6 +85,8 @@ impl Variant {
 pub enum AnyGame {
     /// Chess or Pole Chess.
     Chess(ChessPosition),
+    /// Pentaplane V.
+    Pentaplane(PentaplanePosition),
 }
 
 /// Runs `$body` with `$g` bound to the concrete position inside an [`AnyGame`] (by value,
@@ -93,6 +97,7 @@ macro_rules! with_game {
     ($any:expr, $g:ident => $body:expr) => {
         match $any {
             $crate::rules::variant::AnyGame::Chess($g) => $body,
+            $crate::rules::variant::AnyGame::Pentaplane($g) => $body,
         }
     };
 }
@@ -114,6 +119,7 @@ impl AnyGame {
         match variant {
             Variant::Chess => ChessPosition::from_fen(fen, false).map(AnyGame::Chess),
             Variant::Pole => ChessPosition::from_fen(fen, true).map(AnyGame::Chess),
+            Variant::Pentaplane => PentaplanePosition::from_fen(fen).map(AnyGame::Pentaplane),
             _ => Err(format!(
                 "variant '{}' is not implemented yet",
                 variant.name()
