@@ -40,4 +40,5 @@ macro_rules! suites {
 suites! {
     chess => "chess.perft",
     pole => "pole.perft",
+    pentaplane => "pentaplane.perft",
 }

@@ -6,9 +6,9 @@
 //! one in [`AnyGame::from_fen`].
 
 use super::chess::ChessPosition;
-use super::pentaplane::PentaplanePosition;
 use super::game::{Game, GameEnd};
 use super::moves::{Move, MoveList};
+use super::pentaplane::PentaplanePosition;
 use super::piece::Colour;
 
 /// A variant's protocol name and identity.

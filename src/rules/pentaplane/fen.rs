@@ -188,6 +188,7 @@ impl PentaplanePosition {
             }
             s.push_str(&format!("level {lv}  "));
         }
+        s.truncate(s.trim_end().len());
         s.push('\n');
         for y in (0..5).rev() {
             s.push_str(&format!(" {} ", y + 1));

@@ -100,7 +100,10 @@ impl PentaplanePosition {
             self.fullmove = self.fullmove.wrapping_sub(1);
         }
         for _ in 0..u.blasted {
-            let (cell, p) = self.blasted.pop().expect("explosion stack matches the history");
+            let (cell, p) = self
+                .blasted
+                .pop()
+                .expect("explosion stack matches the history");
             self.board.put(cell as Cell, p);
         }
         let (from, to) = (u.mv.from(), u.mv.to());

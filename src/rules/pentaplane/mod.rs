@@ -231,7 +231,9 @@ mod tests {
         for s in ["Cb1Cb3", "Cb4Cb5q", "Ca1*Ca4", "Ee5Aa1"] {
             assert!(p.is_move_syntax(s), "{s}");
         }
-        for s in ["", "Cb1", "Ca1*Ca4q", "Cb1Cb3x", "Cb1-Cb3", "Fa1Ca2", "Ca6Ca5", "é"] {
+        for s in [
+            "", "Cb1", "Ca1*Ca4q", "Cb1Cb3x", "Cb1-Cb3", "Fa1Ca2", "Ca6Ca5", "é",
+        ] {
             assert!(!p.is_move_syntax(s), "{s}");
         }
     }

@@ -1,8 +1,8 @@
 //! The Pentaplane V position: placement, clocks, history, and the read API the evaluation uses.
 
 use super::tables::{
-    ALL_DIRS, BISHOP_DIRS, Bb, CELLS, CUBE_DIRS, ROOK_BISHOP_DIRS, ROOK_DIRS, TABLES, Tables,
-    kind, shots, slides,
+    ALL_DIRS, BISHOP_DIRS, Bb, CELLS, CUBE_DIRS, ROOK_BISHOP_DIRS, ROOK_DIRS, TABLES, Tables, kind,
+    shots, slides,
 };
 use crate::rules::bitset::Cell;
 use crate::rules::board::Board;

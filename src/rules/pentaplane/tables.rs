@@ -48,7 +48,8 @@ pub mod kind {
 }
 
 /// FEN letters by kind (uppercase; lowercase for Black).
-pub const LETTERS: [char; kind::COUNT] = ['P', 'N', 'B', 'R', 'C', 'Q', 'K', 'F', 'M', 'S', 'O', 'Z'];
+pub const LETTERS: [char; kind::COUNT] =
+    ['P', 'N', 'B', 'R', 'C', 'Q', 'K', 'F', 'M', 'S', 'O', 'Z'];
 
 /// The rook directions among [`Tables::geo`]'s directions (one component ±1).
 pub const ROOK_DIRS: Range<usize> = 0..6;
