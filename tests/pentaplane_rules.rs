@@ -179,10 +179,16 @@ fn suite_counts_agree_with_the_reference() {
     check_suite_with_reference(3, false);
 }
 
+/// Every suite line up to depth 4, or up to `PENTAPLANE_REFERENCE_DEPTH` (the start
+/// position's depth 5 takes the reference about two minutes).
 #[test]
 #[ignore = "slow: the reference generator on every suite line, depth 4 included"]
 fn suite_counts_agree_with_the_reference_deep() {
-    check_suite_with_reference(4, true);
+    let depth = std::env::var("PENTAPLANE_REFERENCE_DEPTH")
+        .ok()
+        .and_then(|d| d.parse().ok())
+        .unwrap_or(4);
+    check_suite_with_reference(depth, true);
 }
 
 // ---------------------------------------------------------------------------------------------

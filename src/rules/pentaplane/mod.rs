@@ -226,6 +226,34 @@ mod tests {
     }
 
     #[test]
+    fn read_api() {
+        let geo = PentaplanePosition::geometry();
+        let cell = |n: &str| geo.parse_name(n).unwrap();
+        let names = |b: tables::Bb| b.iter().map(|c| geo.name(c)).collect::<Vec<_>>();
+        let p = PentaplanePosition::startpos();
+        assert_eq!(p.king_cell(Colour::WHITE), Some(cell("Cc1")));
+        assert_eq!(p.king_cell(Colour::BLACK), Some(cell("Cc5")));
+        assert_eq!(p.move_targets(cell("Cb1")).len(), 10);
+        assert_eq!(p.move_targets(cell("Cc3")).len(), 0);
+        assert!(p.shot_targets(cell("Ca1")).is_empty());
+        let p = PentaplanePosition::from_fen(
+            "5/5/5/5/K4|2p2/5/5/5/5|2k2/3O1/F1o2/5/5|5/5/5/5/5|4n/5/5/5/5 w 0 1",
+        )
+        .unwrap();
+        assert_eq!(names(p.shot_targets(cell("Ca3"))), ["Cc3"]);
+        let steps = p.move_targets(cell("Ca3"));
+        assert_eq!(steps.len(), 5);
+        for n in ["Ca2", "Cb3", "Ca4", "Da3", "Ba3"] {
+            assert!(steps.contains(cell(n)), "{n}");
+        }
+        let area = p.explosion_area(cell("Cc3"));
+        assert!(area.contains(cell("Cc5")) && !area.contains(cell("Ca3")));
+        // The two cubes share files c-d, ranks 3-4 and levels B-D.
+        assert_eq!(area.len(), 27 + 27 - 12);
+        assert_eq!(p.halfmove_clock(), 0);
+    }
+
+    #[test]
     fn move_syntax() {
         let p = PentaplanePosition::startpos();
         for s in ["Cb1Cb3", "Cb4Cb5q", "Ca1*Ca4", "Ee5Aa1"] {
