@@ -327,22 +327,25 @@ fn make_unmake_through_a_board_full_of_bombs() {
 
 #[test]
 fn every_choice_of_x_square_pieces_is_accepted_and_quiet() {
-    // Any of R F B M C S N O Z on the eight X squares, Black on the same or reversed files;
-    // no first move captures or shoots, except a Fortress detonating its own Bomb next to it.
+    // Any of R F B M C S N O Z on the eight X squares, Black on the same or reversed files or
+    // with pieces that do not match at all (the engine does not check the choice); no first
+    // move captures or shoots, except a Fortress detonating its own Bomb next to it.
     let types = ['R', 'F', 'B', 'M', 'C', 'S', 'N', 'O', 'Z'];
-    let mut positions = 0;
-    for code in 0..types.len().pow(4) {
+    let row_of = |mut c: usize| {
         let mut w = [' '; 4];
-        let mut c = code;
         for s in w.iter_mut() {
             *s = types[c % 9];
             c /= 9;
         }
-        for reversed in [false, true] {
-            let mut b = w;
-            if reversed {
-                b.reverse();
-            }
+        w
+    };
+    let mut positions = 0;
+    let mut with_detonation = 0;
+    for code in 0..types.len().pow(4) {
+        let w = row_of(code);
+        let mut reversed = w;
+        reversed.reverse();
+        for b in [w, reversed, row_of((code * 7 + 3) % 6561)] {
             let row = |x: [char; 4]| format!("{}{}K{}{}", x[0], x[1], x[2], x[3]);
             let fen = format!(
                 "5/5/5/5/5|ppppp/5/5/5/PPPPP|{}/ppppp/5/PPPPP/{}|ppppp/5/5/5/PPPPP|5/5/5/5/5 w 0 1",
@@ -364,9 +367,12 @@ fn every_choice_of_x_square_pieces_is_accepted_and_quiet() {
                 }
             }
             positions += 1;
+            with_detonation += usize::from(list.iter().any(|&m| g.is_tactical(m)));
         }
     }
-    assert_eq!(positions, 2 * 6561);
+    assert_eq!(positions, 3 * 6561);
+    // F and O side by side on Ca1/Cb1 or Cd1/Ce1: 2 * 81 + 2 * 81 - 4 White rows.
+    assert_eq!(with_detonation, 3 * 320);
 }
 
 #[test]
@@ -457,6 +463,21 @@ fn move_notation_and_parsing() {
         "", "é", "Cd4", "Cd4Cd5qq", "Cd4*", "*Cd5", "cd4cd5", "Cd4 Cd5",
     ] {
         assert!(g.parse_move(s).is_err(), "{s}");
+    }
+    // Random strings never panic, and whatever parses is a legal move with that name.
+    let mut rng = StdRng::seed_from_u64(9);
+    let alphabet: Vec<char> = "ABCDEFZabcdefz0123456789*q é".chars().collect();
+    for _ in 0..5_000 {
+        let len = rng.gen_range(0..10);
+        let s: String = (0..len)
+            .map(|_| alphabet[rng.gen_range(0..alphabet.len())])
+            .collect();
+        let syntax = g.is_move_syntax(&s);
+        match g.parse_move(&s) {
+            Ok(m) => assert!(g.move_name(m) == s || g.move_name(m) == format!("{s}q")),
+            Err(MoveError::Illegal(_)) => assert!(syntax, "{s}"),
+            Err(MoveError::Malformed(_)) => assert!(!syntax, "{s}"),
+        }
     }
     play(&mut g, &["Cd4Cd5"]);
     assert_eq!(g.fen().split('|').nth(2), Some("2oQn/5/5/1p3/5"));
