@@ -22,6 +22,32 @@ use crate::rules::moves::{Move, MoveFlag, MoveList};
 use crate::rules::piece::{Colour, Piece};
 use crate::rules::variant::Variant;
 
+/// The fields of a move string: `Cb1Cb3`, `Cb4Cb5q` or `Ca1*Ca4`.
+struct MoveFields {
+    from: Cell,
+    to: Cell,
+    shot: bool,
+    q: bool,
+}
+
+/// Splits a move string into its fields; `None` if it is not in the notation at all.
+fn parse_fields(s: &str) -> Option<MoveFields> {
+    let geo = &tables::TABLES.geo;
+    let (from, n) = geo.parse_name_prefix(s)?;
+    let rest = &s[n..];
+    let (rest, shot) = match rest.strip_prefix('*') {
+        Some(r) => (r, true),
+        None => (rest, false),
+    };
+    let (to, m) = geo.parse_name_prefix(rest)?;
+    let q = match &rest[m..] {
+        "" => false,
+        "q" if !shot => true,
+        _ => return None,
+    };
+    Some(MoveFields { from, to, shot, q })
+}
+
 impl PentaplanePosition {
     /// The default start position.
     pub fn startpos() -> Self {
@@ -86,46 +112,26 @@ impl Game for PentaplanePosition {
     }
 
     fn is_move_syntax(&self, s: &str) -> bool {
-        let geo = &Self::t().geo;
-        let Some((_, n)) = geo.parse_name_prefix(s) else {
-            return false;
-        };
-        let rest = &s[n..];
-        let (rest, shot) = match rest.strip_prefix('*') {
-            Some(r) => (r, true),
-            None => (rest, false),
-        };
-        let Some((_, m)) = geo.parse_name_prefix(rest) else {
-            return false;
-        };
-        match &rest[m..] {
-            "" => true,
-            "q" => !shot,
-            _ => false,
-        }
+        parse_fields(s).is_some()
     }
 
-    /// Reads a move; a promotion may also be given without its trailing `q`.
+    /// Reads a move by its fields (from, to, shot or not); a promotion may also be given
+    /// without its trailing `q`.
     fn parse_move(&self, s: &str) -> Result<Move, MoveError> {
+        let Some(f) = parse_fields(s) else {
+            return Err(MoveError::Malformed(s.to_string()));
+        };
         let mut list = MoveList::new();
         self.generate(&mut list);
-        if let Some(&m) = list.iter().find(|&&m| self.move_name(m) == s) {
-            return Ok(m);
-        }
-        if !s.ends_with('q') {
-            let with_q = format!("{s}q");
-            if let Some(&m) = list
-                .iter()
-                .find(|&&m| m.promotion().is_some() && self.move_name(m) == with_q)
-            {
-                return Ok(m);
-            }
-        }
-        if self.is_move_syntax(s) {
-            Err(MoveError::Illegal(s.to_string()))
-        } else {
-            Err(MoveError::Malformed(s.to_string()))
-        }
+        list.iter()
+            .copied()
+            .find(|m| {
+                m.from() == f.from
+                    && m.to() == f.to
+                    && (m.flag() == MoveFlag::Shot) == f.shot
+                    && (!f.q || m.promotion().is_some())
+            })
+            .ok_or_else(|| MoveError::Illegal(s.to_string()))
     }
 
     /// Kings first: both gone is a draw, one gone loses for its owner.
