@@ -42,4 +42,5 @@ suites! {
     pole => "pole.perft",
     polyhedron => "polyhedron.perft",
     podionic => "podionic.perft",
+    pentaplane => "pentaplane.perft",
 }

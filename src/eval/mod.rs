@@ -6,6 +6,7 @@
 
 pub mod chess;
 pub mod geometry;
+pub mod pentaplane;
 pub mod podionic;
 pub mod polyhedron;
 pub mod standard;

@@ -7,6 +7,7 @@ pub mod chess;
 pub mod game;
 pub mod geometry;
 pub mod moves;
+pub mod pentaplane;
 pub mod perft;
 pub mod piece;
 pub mod podionic;

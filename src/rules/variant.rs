@@ -8,6 +8,7 @@
 use super::chess::ChessPosition;
 use super::game::{Game, GameEnd};
 use super::moves::{Move, MoveList};
+use super::pentaplane::PentaplanePosition;
 use super::piece::Colour;
 use super::podionic::PodionicPosition;
 use super::polyhedron::PolyhedronPosition;
@@ -59,10 +60,7 @@ impl Variant {
 
     /// Whether the rules layer implements this variant yet.
     pub fn is_implemented(self) -> bool {
-        matches!(
-            self,
-            Variant::Chess | Variant::Pole | Variant::Polyhedron | Variant::Podionic
-        )
+        !matches!(self, Variant::FutureGeneration)
     }
 
     /// The implemented variants.
@@ -80,6 +78,7 @@ impl Variant {
             Variant::Pole => Some(super::chess::POLE_START_FEN),
             Variant::Polyhedron => Some(super::polyhedron::START_FEN),
             Variant::Podionic => Some(super::podionic::START_FEN),
+            Variant::Pentaplane => Some(super::pentaplane::START_FEN),
             _ => None,
         }
     }
@@ -99,6 +98,8 @@ pub enum AnyGame {
     Polyhedron(PolyhedronPosition),
     /// Podionic Chess.
     Podionic(PodionicPosition),
+    /// Pentaplane V.
+    Pentaplane(PentaplanePosition),
 }
 
 /// Runs `$body` with `$g` bound to the concrete position inside an [`AnyGame`] (by value,
@@ -111,6 +112,7 @@ macro_rules! with_game {
             $crate::rules::variant::AnyGame::Chess($g) => $body,
             $crate::rules::variant::AnyGame::Polyhedron($g) => $body,
             $crate::rules::variant::AnyGame::Podionic($g) => $body,
+            $crate::rules::variant::AnyGame::Pentaplane($g) => $body,
         }
     };
 }
@@ -134,6 +136,7 @@ impl AnyGame {
             Variant::Pole => ChessPosition::from_fen(fen, true).map(AnyGame::Chess),
             Variant::Polyhedron => PolyhedronPosition::from_fen(fen).map(AnyGame::Polyhedron),
             Variant::Podionic => PodionicPosition::from_fen(fen).map(AnyGame::Podionic),
+            Variant::Pentaplane => PentaplanePosition::from_fen(fen).map(AnyGame::Pentaplane),
             _ => Err(format!(
                 "variant '{}' is not implemented yet",
                 variant.name()

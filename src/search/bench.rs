@@ -37,6 +37,12 @@ pub fn positions(variant: Variant) -> Vec<&'static str> {
             "1p2/kbp1/np2/1p2|1rr1/4/nqb1/pp2|P1pp/NPP1/1B2/1RRP|3P/NP1Q/KP2/B2P w 1 13",
             "bp2/kp2/np2/2pp|brr1/1q1p/npp1/4|4/NP2/1RP1/B1RP|2PP/3P/1PN1/BK1P w 0 13",
         ],
+        Variant::Pentaplane => vec![
+            crate::rules::pentaplane::START_FEN,
+            "5/5/5/5/5|ppppp/5/5/5/PPPPP|rokmz/ppppp/5/PPPPP/ZMKOR|ppppp/5/5/5/PPPPP|5/5/5/5/5 w 0 1",
+            "5/5/5/5/5|ppppp/5/5/5/PPPPP|fnkos/ppppp/5/PPPPP/FNKOS|ppppp/5/5/5/PPPPP|5/5/5/5/5 w 0 1",
+            "5/5/5/1F3/4N|5/5/5/5/5|4k/3o1/2O2/1o3/5|4p/5/5/5/5|5/4r/5/5/K4 w 0 1",
+        ],
         _ => Vec::new(),
     }
 }
@@ -47,6 +53,7 @@ pub fn default_depth(variant: Variant) -> u32 {
         Variant::Chess | Variant::Pole => 11,
         Variant::Polyhedron => 6,
         Variant::Podionic => 10,
+        Variant::Pentaplane => 9,
         _ => 6,
     }
 }

@@ -176,15 +176,21 @@ pub fn check_position(g: &mut AnyGame) {
     let fen = g.fen();
     g.check_invariants()
         .unwrap_or_else(|e| panic!("{fen}: {e}"));
-    let back = AnyGame::from_fen(variant, &fen)
-        .unwrap_or_else(|e| panic!("{fen} does not read back: {e}"));
-    assert_eq!(back.fen(), fen, "FEN round trip");
-    assert_eq!(
-        back.key(),
-        g.key(),
-        "{fen}: key differs from the key of the re-read FEN"
-    );
-    assert!(back == *g, "{fen}: re-read position differs");
+    match AnyGame::from_fen(variant, &fen) {
+        Ok(back) => {
+            assert_eq!(back.fen(), fen, "FEN round trip");
+            assert_eq!(
+                back.key(),
+                g.key(),
+                "{fen}: key differs from the key of the re-read FEN"
+            );
+            assert!(back == *g, "{fen}: re-read position differs");
+        }
+        // A finished game may have no valid FEN (Pentaplane: a FEN needs both Kings, and a
+        // captured King ends the game); its FEN is for display only.
+        Err(_) if g.decided().is_some() => {}
+        Err(e) => panic!("{fen} does not read back: {e}"),
+    }
     let mut list = MoveList::new();
     g.generate(&mut list);
     assert_eq!(

@@ -1,0 +1,205 @@
+//! Evaluation of Pentaplane V: the shared terms of [`super::standard`], values from typical
+//! mobility on the 5x5x5 board (a missile piece's shots count as captures along its lines; the
+//! Kamikaze Queen is worth half its mobility, since it dies when it captures), pawn progress
+//! towards the promotion row, and the variant's own terms: a Bomb is worth the enemy material
+//! its blast (with chains) would take minus its own side's; a King inside any Bomb's blast is
+//! in danger; a missile piece lined up on the enemy King is a threat.
+
+use std::sync::LazyLock;
+
+use super::geometry::typical_mobility;
+use super::standard::{Profile, record, side_terms};
+use super::{Evaluate, Score, Trace};
+use crate::rules::Game;
+use crate::rules::bitset::Cell;
+use crate::rules::pentaplane::PentaplanePosition;
+use crate::rules::pentaplane::tables::{
+    ALL_DIRS, BISHOP_DIRS, Bb, CUBE_DIRS, ROOK_BISHOP_DIRS, ROOK_DIRS, TABLES, kind, slides,
+};
+use crate::rules::piece::{Colour, Piece};
+
+const KINDS: usize = 12;
+
+/// The directions a missile piece shoots along.
+fn missile_dirs(k: u8) -> Option<std::ops::Range<usize>> {
+    match k {
+        kind::FORTRESS => Some(ROOK_DIRS),
+        kind::MISSILE_BISHOP => Some(BISHOP_DIRS),
+        kind::SATELLITE => Some(CUBE_DIRS),
+        _ => None,
+    }
+}
+
+fn targets(k: u8, c: Cell, o: Bb) -> Bb {
+    let t = &*TABLES;
+    match k {
+        kind::KNIGHT => t.knight[c],
+        kind::BISHOP => slides(t, c, o, BISHOP_DIRS),
+        kind::ROOK => slides(t, c, o, ROOK_DIRS),
+        kind::CUBER => slides(t, c, o, CUBE_DIRS),
+        kind::QUEEN => slides(t, c, o, ALL_DIRS),
+        kind::KING => t.king[c],
+        kind::FORTRESS => t.rook_step[c] | (slides(t, c, o, ROOK_DIRS) & o),
+        kind::MISSILE_BISHOP => t.bishop_step[c] | (slides(t, c, o, BISHOP_DIRS) & o),
+        kind::SATELLITE => t.cube_step[c] | (slides(t, c, o, CUBE_DIRS) & o),
+        kind::BOMB => t.rook_step[c],
+        kind::KAMIKAZE => slides(t, c, o, ROOK_BISHOP_DIRS),
+        _ => Bb::EMPTY,
+    }
+}
+
+static PROFILE: LazyLock<Profile> = LazyLock::new(|| {
+    let t = &*TABLES;
+    let typical: Vec<Option<f64>> = (0..KINDS as u8)
+        .map(|k| {
+            Some(if k == kind::PAWN {
+                0.0
+            } else {
+                typical_mobility(&t.geo, |c, o| targets(k, c, o))
+            })
+        })
+        .collect();
+    let leaper: Vec<bool> = (0..KINDS as u8).map(|k| k == kind::KNIGHT).collect();
+    let progress = |colour: usize| -> Vec<f64> {
+        let rows: Vec<Cell> = t.promotion[colour].iter().collect();
+        let dist = |c: Cell| {
+            let a = t.geo.coord(c);
+            rows.iter()
+                .map(|&r| {
+                    let b = t.geo.coord(r);
+                    (a.x - b.x).abs() as i32 + (a.y - b.y).abs() as i32 + (a.z - b.z).abs() as i32
+                })
+                .min()
+                .unwrap_or(0)
+        };
+        let max = (0..t.geo.cells()).map(dist).max().unwrap_or(1).max(1) as f64;
+        (0..t.geo.cells())
+            .map(|c| 1.0 - dist(c) as f64 / max)
+            .collect()
+    };
+    let mut p = Profile::new(
+        &t.geo,
+        &typical,
+        &leaper,
+        Some(kind::PAWN),
+        kind::KING,
+        [progress(0), progress(1), vec![], vec![]],
+    );
+    p.value[kind::KAMIKAZE as usize] /= 2;
+    p.with_start(PentaplanePosition::startpos().board())
+});
+
+impl PentaplanePosition {
+    fn material_in(&self, area: Bb, colour: Colour) -> i32 {
+        (area & self.board().colour(colour))
+            .iter()
+            .map(|c| {
+                let k = self.board().piece_at(c).kind();
+                if k == kind::KING {
+                    0
+                } else {
+                    PROFILE.value[k as usize]
+                }
+            })
+            .sum()
+    }
+
+    fn colour_terms<T: Trace>(&self, us: Colour, trace: &mut T, phase: &mut i32) -> Score {
+        let t = &*TABLES;
+        let b = self.board();
+        let them = us.flip();
+        let zone = |c: Option<Cell>| c.map(|k| t.king[k]).unwrap_or_default();
+        let shared = side_terms(
+            &PROFILE,
+            b,
+            us,
+            |c| self.move_targets(c) | self.shot_targets(c),
+            zone(self.king_cell(us)),
+            zone(self.king_cell(them)),
+            trace,
+            phase,
+        );
+        // Our Bombs: enemy material their blast would take, minus ours.
+        let mut bombs = Score::default();
+        for bomb in b.pieces(kind::BOMB, us) {
+            let area = self.explosion_area(bomb);
+            let net = self.material_in(area, them)
+                - (self.material_in(area, us) - PROFILE.value[kind::BOMB as usize]);
+            bombs += Score(net / 16, net / 16);
+        }
+        // Our King inside any Bomb's blast (the enemy can set it off by capture or shot).
+        let mut danger = Score::default();
+        if let Some(k) = self.king_cell(us) {
+            for bomb in b.kind(kind::BOMB) {
+                if self.explosion_area(bomb).contains(k) {
+                    danger += Score(-60, -40);
+                }
+            }
+        }
+        // Our missiles lined up on the enemy King (blocked or not).
+        let mut missiles = Score::default();
+        if let Some(k) = self.king_cell(them) {
+            for cell in b.colour(us) {
+                if let Some(dirs) = missile_dirs(b.piece_at(cell).kind())
+                    && dirs.into_iter().any(|d| t.geo.ray(cell, d).contains(k))
+                {
+                    missiles += Score(20, 15);
+                }
+            }
+        }
+        record(trace, "bombs", us, bombs);
+        record(trace, "king in a blast", us, danger);
+        record(trace, "missiles on king", us, missiles);
+        shared + bombs + danger + missiles
+    }
+}
+
+impl Evaluate for PentaplanePosition {
+    fn evaluate_with<T: Trace>(&self, trace: &mut T) -> i32 {
+        let mut phase_sum = 0;
+        let white = self.colour_terms(Colour::WHITE, trace, &mut phase_sum);
+        let black = self.colour_terms(Colour::BLACK, trace, &mut phase_sum);
+        let phase = PROFILE.phase_of(phase_sum);
+        trace.phase(phase);
+        let v = (white - black).taper(phase);
+        let tempo = 20;
+        if self.side_to_move() == Colour::WHITE {
+            v + tempo
+        } else {
+            -v + tempo
+        }
+    }
+
+    fn piece_value(&self, piece: Piece) -> i32 {
+        PROFILE.value[piece.kind() as usize]
+    }
+
+    fn null_move_safe(&self) -> bool {
+        let b = self.board();
+        let us = self.side_to_move();
+        b.colour(us)
+            .and_not(b.kind(kind::PAWN) | b.kind(kind::KING))
+            .any()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::Breakdown;
+
+    #[test]
+    fn values_and_variant_terms() {
+        let v = |k: u8| PROFILE.value[k as usize];
+        assert!(v(kind::QUEEN) > v(kind::ROOK) && v(kind::KNIGHT) > v(kind::PAWN));
+        assert!(v(kind::FORTRESS) > v(kind::PAWN) && v(kind::BOMB) > v(kind::PAWN));
+        // The start position is symmetric except for the choice of pieces (both sides hold the
+        // same four types), so only the tempo and the arrangement differ.
+        let p = PentaplanePosition::startpos();
+        let mut t = Breakdown::default();
+        let e = p.evaluate_with(&mut t);
+        assert_eq!(e, p.evaluate());
+        assert!(t.terms.iter().any(|x| x.0 == "bombs"));
+        assert!(e.abs() < 150, "{e}");
+    }
+}

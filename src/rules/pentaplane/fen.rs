@@ -1,0 +1,237 @@
+//! FEN of Pentaplane V and the board drawing of the `d` command.
+//!
+//! `<placement> <side> <halfmove> <fullmove>`: five level groups separated by `|` (A, the
+//! bottom, first), each of five ranks separated by `/` (rank 5 first), each rank from file a
+//! to file e, a digit 1-5 for that many empty cells. The last two fields may be omitted. A
+//! valid FEN has exactly one K and one k, no White pawn on Ca5-Ce5 and no Black pawn on
+//! Ca1-Ce1; any placement of the other pieces is accepted (every choice of pieces on the X
+//! squares, True Queens, Kamikaze Queens, any number of each).
+
+use super::position::PentaplanePosition;
+use super::tables::{LETTERS, kind};
+use crate::rules::piece::{Colour, Piece};
+
+/// The default start position (White chose Fortress and Bomb, Black Knight and Satellite).
+pub const START_FEN: &str =
+    "5/5/5/5/5|ppppp/5/5/5/PPPPP|fnkso/ppppp/5/PPPPP/FNKSO|ppppp/5/5/5/PPPPP|5/5/5/5/5 w 0 1";
+
+const LEVELS: [char; 5] = ['A', 'B', 'C', 'D', 'E'];
+
+impl PentaplanePosition {
+    /// Reads a FEN (see the module documentation). Never panics; errors say what is wrong
+    /// and where.
+    pub fn from_fen(fen: &str) -> Result<Self, String> {
+        let mut p = PentaplanePosition::empty();
+        let fields: Vec<&str> = fen.split_whitespace().collect();
+        if fields.len() < 2 || fields.len() > 4 {
+            return Err(format!(
+                "FEN needs 2 to 4 fields (placement, side, halfmove, fullmove), got {}",
+                fields.len()
+            ));
+        }
+        let levels: Vec<&str> = fields[0].split('|').collect();
+        if levels.len() != 5 {
+            return Err(format!(
+                "FEN placement has {} levels separated by '|', expected 5",
+                levels.len()
+            ));
+        }
+        for (z, level_text) in levels.iter().enumerate() {
+            let lv = LEVELS[z];
+            let ranks: Vec<&str> = level_text.split('/').collect();
+            if ranks.len() != 5 {
+                return Err(format!(
+                    "FEN level {lv} has {} ranks separated by '/', expected 5",
+                    ranks.len()
+                ));
+            }
+            for (i, rank_text) in ranks.iter().enumerate() {
+                let y = 4 - i;
+                let at = || format!("FEN level {lv} rank {}", y + 1);
+                let mut x = 0usize;
+                let mut after_digit = false;
+                for ch in rank_text.chars() {
+                    if ch.is_ascii_digit() {
+                        if after_digit {
+                            return Err(format!("{}: two digits in a row", at()));
+                        }
+                        let d = ch as usize - '0' as usize;
+                        if d == 0 || d > 5 {
+                            return Err(format!("{}: bad digit '{ch}' (1 to 5)", at()));
+                        }
+                        x += d;
+                        after_digit = true;
+                    } else {
+                        after_digit = false;
+                        let upper = ch.to_ascii_uppercase();
+                        let Some(k) = LETTERS.iter().position(|&l| l == upper) else {
+                            return Err(format!("{}: unknown piece '{ch}'", at()));
+                        };
+                        let colour = if ch.is_ascii_uppercase() {
+                            Colour::WHITE
+                        } else {
+                            Colour::BLACK
+                        };
+                        if x >= 5 {
+                            return Err(format!("{} is longer than 5 cells", at()));
+                        }
+                        p.board
+                            .put(Self::cell_at(x, y, z), Piece::new(k as u8, colour));
+                        x += 1;
+                    }
+                    if x > 5 {
+                        return Err(format!("{} is longer than 5 cells", at()));
+                    }
+                }
+                if x != 5 {
+                    return Err(format!("{} has {x} cells, expected 5", at()));
+                }
+            }
+        }
+        for c in [Colour::WHITE, Colour::BLACK] {
+            let n = p.board.pieces(kind::KING, c).len();
+            if n != 1 {
+                return Err(format!("FEN: {} has {n} Kings, expected 1", c.name()));
+            }
+            if let Some(cell) =
+                (p.board.pieces(kind::PAWN, c) & Self::t().promotion[c.idx()]).first()
+            {
+                return Err(format!(
+                    "FEN: {} pawn on {}, its promotion row",
+                    c.name(),
+                    Self::t().geo.name(cell)
+                ));
+            }
+        }
+        p.side = match fields[1] {
+            "w" => Colour::WHITE,
+            "b" => Colour::BLACK,
+            other => {
+                return Err(format!(
+                    "FEN side to move must be 'w' or 'b', got '{other}'"
+                ));
+            }
+        };
+        p.halfmove = match fields.get(2) {
+            Some(s) => s
+                .parse()
+                .map_err(|_| format!("FEN halfmove clock '{s}' is not a number"))?,
+            None => 0,
+        };
+        p.fullmove = match fields.get(3) {
+            Some(s) => s
+                .parse::<u32>()
+                .map_err(|_| format!("FEN move number '{s}' is not a number"))?
+                .max(1),
+            None => 1,
+        };
+        p.board.toggle_key(Self::t().zobrist.side[p.side.idx()]);
+        Ok(p)
+    }
+
+    /// The FEN letter of `piece`.
+    pub(super) fn piece_letter(piece: Piece) -> char {
+        let l = LETTERS[piece.kind() as usize];
+        if piece.colour() == Colour::WHITE {
+            l
+        } else {
+            l.to_ascii_lowercase()
+        }
+    }
+
+    /// The position as FEN.
+    pub fn to_fen(&self) -> String {
+        let mut s = String::new();
+        for z in 0..5 {
+            if z > 0 {
+                s.push('|');
+            }
+            for y in (0..5).rev() {
+                let mut empty = 0;
+                for x in 0..5 {
+                    let piece = self.board.piece_at(Self::cell_at(x, y, z));
+                    if piece.is_none() {
+                        empty += 1;
+                    } else {
+                        if empty > 0 {
+                            s.push_str(&empty.to_string());
+                            empty = 0;
+                        }
+                        s.push(Self::piece_letter(piece));
+                    }
+                }
+                if empty > 0 {
+                    s.push_str(&empty.to_string());
+                }
+                if y > 0 {
+                    s.push('/');
+                }
+            }
+        }
+        format!(
+            "{s} {} {} {}",
+            self.side.letter(),
+            self.halfmove,
+            self.fullmove
+        )
+    }
+
+    /// The board drawing for `d`: the five levels side by side (A, the bottom, on the left),
+    /// rank 5 at the top; `.` is an empty dotted cell and `-` an empty plain one.
+    pub fn draw(&self) -> String {
+        let mut s = String::new();
+        let gap = "   ";
+        s.push_str("   ");
+        for (z, lv) in LEVELS.iter().enumerate() {
+            if z > 0 {
+                s.push_str(gap);
+            }
+            s.push_str(&format!("level {lv}  "));
+        }
+        s.truncate(s.trim_end().len());
+        s.push('\n');
+        for y in (0..5).rev() {
+            s.push_str(&format!(" {} ", y + 1));
+            for z in 0..5 {
+                if z > 0 {
+                    s.push_str(gap);
+                }
+                for x in 0..5 {
+                    let piece = self.board.piece_at(Self::cell_at(x, y, z));
+                    let c = if piece.is_some() {
+                        Self::piece_letter(piece)
+                    } else if (x + y + z) % 2 == 0 {
+                        '.'
+                    } else {
+                        '-'
+                    };
+                    s.push(c);
+                    if x < 4 {
+                        s.push(' ');
+                    }
+                }
+            }
+            s.push('\n');
+        }
+        s.push_str("   ");
+        for z in 0..5 {
+            if z > 0 {
+                s.push_str(gap);
+            }
+            s.push_str("a b c d e");
+        }
+        s.push_str("\n\n");
+        s.push_str(&format!("Fen: {}\n", self.to_fen()));
+        s.push_str(&format!("Key: {:016X}\n", self.board.key()));
+        let side = |c: Colour| match self.king_cell(c) {
+            Some(k) => format!("{} King on {}", c.name(), Self::t().geo.name(k)),
+            None => format!("{} King gone", c.name()),
+        };
+        s.push_str(&format!(
+            "Kings: {}, {}",
+            side(Colour::WHITE),
+            side(Colour::BLACK)
+        ));
+        s
+    }
+}
