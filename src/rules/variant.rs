@@ -6,6 +6,7 @@
 //! one in [`AnyGame::from_fen`].
 
 use super::chess::ChessPosition;
+use super::future::FuturePosition;
 use super::game::{Game, GameEnd};
 use super::moves::{Move, MoveList};
 use super::piece::Colour;
@@ -57,7 +58,10 @@ impl Variant {
 
     /// Whether the rules layer implements this variant yet.
     pub fn is_implemented(self) -> bool {
-        matches!(self, Variant::Chess | Variant::Pole)
+        matches!(
+            self,
+            Variant::Chess | Variant::Pole | Variant::FutureGeneration
+        )
     }
 
     /// The implemented variants.
@@ -73,16 +77,24 @@ impl Variant {
         match self {
             Variant::Chess => Some(super::chess::START_FEN),
             Variant::Pole => Some(super::chess::POLE_START_FEN),
+            Variant::FutureGeneration => Some(super::future::START_FEN),
             _ => None,
         }
     }
 }
 
 /// A position of whichever variant is selected.
+///
+/// The variants differ in size (a 256-cell board carries a larger mailbox and bitsets than
+/// chess); they are not boxed because there are only a few positions alive at a time and
+/// `with_game!` must hand generic code the concrete position type itself.
 #[derive(Clone, Debug, PartialEq)]
+#[allow(clippy::large_enum_variant)]
 pub enum AnyGame {
     /// Chess or Pole Chess.
     Chess(ChessPosition),
+    /// Chess – The Future Generation.
+    Future(FuturePosition),
 }
 
 /// Runs `$body` with `$g` bound to the concrete position inside an [`AnyGame`] (by value,
@@ -93,6 +105,7 @@ macro_rules! with_game {
     ($any:expr, $g:ident => $body:expr) => {
         match $any {
             $crate::rules::variant::AnyGame::Chess($g) => $body,
+            $crate::rules::variant::AnyGame::Future($g) => $body,
         }
     };
 }
@@ -114,6 +127,7 @@ impl AnyGame {
         match variant {
             Variant::Chess => ChessPosition::from_fen(fen, false).map(AnyGame::Chess),
             Variant::Pole => ChessPosition::from_fen(fen, true).map(AnyGame::Chess),
+            Variant::FutureGeneration => FuturePosition::from_fen(fen).map(AnyGame::Future),
             _ => Err(format!(
                 "variant '{}' is not implemented yet",
                 variant.name()
