@@ -40,4 +40,5 @@ macro_rules! suites {
 suites! {
     chess => "chess.perft",
     pole => "pole.perft",
+    future_generation => "future-generation.perft",
 }

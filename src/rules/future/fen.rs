@@ -408,7 +408,7 @@ impl FuturePosition {
                 for x in 0..8 {
                     let piece = self.board.piece_at(cell(x, y, z));
                     if piece.is_none() {
-                        s.push_str("  .");
+                        s.push_str(" . ");
                     } else {
                         s.push(' ');
                         s.push_str(&piece_token(piece));
