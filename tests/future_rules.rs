@@ -787,7 +787,7 @@ fn suite_counts_match_the_reference() {
             "{id}: move names differ"
         );
         for &(depth, expected, slow) in &case.expect {
-            if slow || expected > 200_000 {
+            if slow || expected > 1_500_000 {
                 continue;
             }
             assert_eq!(r.perft(depth), expected, "{id}: reference perft {depth}");
@@ -797,16 +797,15 @@ fn suite_counts_match_the_reference() {
     assert!(checked >= 20, "only {checked} counts checked");
 }
 
-/// The reference agrees with the whole suite, deep lines included (minutes).
+/// The reference agrees with the whole suite, deep lines included (several minutes: the
+/// start position's perft 5 has two billion leaves).
 #[test]
 #[ignore = "slow reference perft: run with --ignored"]
 fn suite_counts_match_the_reference_deep() {
     let suite = common::load_suite(&suite_path());
     for (case, (id, _, r)) in suite.cases.iter().zip(suite_positions()) {
         for &(depth, expected, _) in &case.expect {
-            if expected <= 30_000_000 {
-                assert_eq!(r.perft(depth), expected, "{id}: reference perft {depth}");
-            }
+            assert_eq!(r.perft(depth), expected, "{id}: reference perft {depth}");
         }
     }
 }
