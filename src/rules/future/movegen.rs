@@ -11,7 +11,7 @@
 //! The pass is added by the caller when nothing else was generated.
 
 use super::position::FuturePosition;
-use super::tables::{Bb, DIAGONAL, PROMOTIONS, Tables, castle_bit, kind, rook_attacks, slides};
+use super::tables::{Bb, PROMOTIONS, Tables, bishop_attacks, castle_bit, kind, rook_attacks};
 use crate::rules::bitset::Cell;
 use crate::rules::moves::{Move, MoveFlag, MoveList};
 
@@ -87,15 +87,13 @@ impl FuturePosition {
             sink.set(from, t.crowned[from] & targets);
         }
         for from in b.pieces(kind::BISHOP, us) {
-            let att = slides(t, from, DIAGONAL, occ) | t.bishop_step[from];
-            sink.set(from, att & targets);
+            sink.set(from, bishop_attacks(t, from, occ) & targets);
         }
         for from in b.pieces(kind::ROOK, us) {
             sink.set(from, rook_attacks(t, from, occ) & targets);
         }
         for from in b.pieces(kind::QUEEN, us) {
-            let att =
-                rook_attacks(t, from, occ) | slides(t, from, DIAGONAL, occ) | t.bishop_step[from];
+            let att = rook_attacks(t, from, occ) | bishop_attacks(t, from, occ);
             sink.set(from, att & targets);
         }
         self.pawn_moves(t, sink, reach, occ);

@@ -1,7 +1,7 @@
 //! The Future Generation position: placement, the four colours' state, history, and the read
 //! API the evaluation uses (placement, Kings, per-piece reach, flags).
 
-use super::tables::{Bb, TABLES, Tables, bishop_attacks, kind, rook_attacks, slides};
+use super::tables::{Bb, TABLES, Tables, bishop_attacks, kind, rook_attacks};
 use crate::rules::bitset::Cell;
 use crate::rules::board::Board;
 use crate::rules::geometry::Geometry;
@@ -243,10 +243,7 @@ impl FuturePosition {
                 return true;
             }
             let bq = (b.kind(kind::BISHOP) & own) | queens;
-            if bq.any()
-                && ((slides(t, cell, super::tables::DIAGONAL, occ) | t.bishop_step[cell]) & bq)
-                    .any()
-            {
+            if bq.any() && (bishop_attacks(t, cell, occ) & bq).any() {
                 return true;
             }
         }

@@ -44,7 +44,8 @@ pub const LETTERS: [char; 7] = ['P', 'N', 'B', 'R', 'Q', 'K', 'C'];
 pub const PROMOTIONS: [u8; 4] = [kind::QUEEN, kind::ROOK, kind::BISHOP, kind::KNIGHT];
 
 /// Slider directions: in-level orthogonal (0..4), in-level diagonal (4..8), straight down and
-/// up (8..10).
+/// up (8..10). The geometry's rays serve tests and the table build; the move generator slides
+/// with the single-word tables below ([`rook_attacks`], [`bishop_attacks`]).
 pub const DIRECTIONS: [Vector; 10] = [
     [1, 0, 0],
     [-1, 0, 0],
@@ -57,13 +58,6 @@ pub const DIRECTIONS: [Vector; 10] = [
     [0, 0, 1],
     [0, 0, -1],
 ];
-
-/// The in-level orthogonal directions.
-pub const ORTHOGONAL: std::ops::Range<usize> = 0..4;
-/// The in-level diagonal directions.
-pub const DIAGONAL: std::ops::Range<usize> = 4..8;
-/// Straight down and up through the levels.
-pub const VERTICAL: std::ops::Range<usize> = 8..10;
 
 /// Zobrist `extra` layout: one key per castling right (colour * 2 + side).
 pub const Z_CASTLING: usize = 0;
@@ -144,6 +138,10 @@ pub struct Tables {
     pub castling: [[Castling; 2]; 4],
     /// Castling rights that survive a move touching the cell.
     pub castle_keep: Vec<u8>,
+    /// Per cell, the in-level rays of directions 0..8 as bits of the cell's level word.
+    pub level_rays: Vec<[u64; 8]>,
+    /// Whether cell numbers grow along each in-level direction.
+    pub level_ray_increasing: [bool; 8],
 }
 
 /// The cell at (x, y, z), all in 0..8 / 0..4.
@@ -368,7 +366,16 @@ pub static TABLES: LazyLock<Tables> = LazyLock::new(|| {
             castle_keep[cs.rook_from] &= !bit;
         }
     }
+    let level_rays = (0..geo.cells())
+        .map(|c| std::array::from_fn(|d| geo.ray(c, d).0[c >> 6]))
+        .collect();
+    let level_ray_increasing = std::array::from_fn(|d| {
+        let v = DIRECTIONS[d];
+        (v[1], v[0]) > (0, 0)
+    });
     Tables {
+        level_rays,
+        level_ray_increasing,
         zobrist: Zobrist::new("future-generation", geo.cells(), Z_EXTRA),
         king: leaps(&geo, &king_v),
         knight: leaps(&geo, &knight_vectors(false)),
@@ -396,12 +403,39 @@ pub const fn castle_bit(colour: Colour, side: usize) -> u8 {
     1 << (colour.0 as usize * 2 + side)
 }
 
-/// The cells a slider reaches from `from` along the directions `dirs`.
+/// The cells a slider on `from` reaches within its level in direction `d` (0..8): each level
+/// is one word of the bitset, so this is the classical single-word ray lookup.
 #[inline(always)]
-pub fn slides(t: &Tables, from: Cell, dirs: std::ops::Range<usize>, occ: Bb) -> Bb {
+fn level_slide(t: &Tables, from: Cell, d: usize, occ: u64) -> u64 {
+    let ray = t.level_rays[from][d];
+    let blockers = ray & occ;
+    if blockers == 0 {
+        return ray;
+    }
+    let b = if t.level_ray_increasing[d] {
+        blockers.trailing_zeros()
+    } else {
+        63 - blockers.leading_zeros()
+    } as usize;
+    ray & !t.level_rays[(from & !63) | b][d]
+}
+
+/// The cells a slider on `from` reaches straight down and up through the levels.
+#[inline(always)]
+fn vertical_slides(from: Cell, occ: Bb) -> Bb {
+    let (z, bit) = (from >> 6, 1u64 << (from & 63));
     let mut r = Bb::EMPTY;
-    for d in dirs {
-        r |= t.geo.slide(from, d, occ);
+    for w in z + 1..4 {
+        r.0[w] |= bit;
+        if occ.0[w] & bit != 0 {
+            break;
+        }
+    }
+    for w in (0..z).rev() {
+        r.0[w] |= bit;
+        if occ.0[w] & bit != 0 {
+            break;
+        }
     }
     r
 }
@@ -409,11 +443,72 @@ pub fn slides(t: &Tables, from: Cell, dirs: std::ops::Range<usize>, occ: Bb) -> 
 /// Rook moves: in-level orthogonal slides and slides straight up or down.
 #[inline(always)]
 pub fn rook_attacks(t: &Tables, from: Cell, occ: Bb) -> Bb {
-    slides(t, from, ORTHOGONAL, occ) | slides(t, from, VERTICAL, occ)
+    let z = from >> 6;
+    let o = occ.0[z];
+    let mut r = vertical_slides(from, occ);
+    r.0[z] |= level_slide(t, from, 0, o)
+        | level_slide(t, from, 1, o)
+        | level_slide(t, from, 2, o)
+        | level_slide(t, from, 3, o);
+    r
 }
 
 /// Bishop moves: in-level diagonal slides and single diagonal steps to an adjacent level.
 #[inline(always)]
 pub fn bishop_attacks(t: &Tables, from: Cell, occ: Bb) -> Bb {
-    slides(t, from, DIAGONAL, occ) | t.bishop_step[from]
+    let z = from >> 6;
+    let o = occ.0[z];
+    let mut r = t.bishop_step[from];
+    r.0[z] |= level_slide(t, from, 4, o)
+        | level_slide(t, from, 5, o)
+        | level_slide(t, from, 6, o)
+        | level_slide(t, from, 7, o);
+    r
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::zobrist::SplitMix64;
+
+    /// The single-word slides agree with the geometry's generic rays.
+    #[test]
+    fn fast_slides_match_the_geometry() {
+        let t = &*TABLES;
+        let mut rng = SplitMix64(7);
+        for _ in 0..200 {
+            let occ = BitSet([
+                rng.next_u64() & rng.next_u64(),
+                rng.next_u64() & rng.next_u64(),
+                rng.next_u64() & rng.next_u64(),
+                rng.next_u64() & rng.next_u64(),
+            ]);
+            for from in 0..CELLS {
+                let generic = |dirs: std::ops::Range<usize>| {
+                    dirs.fold(Bb::EMPTY, |acc, d| acc | t.geo.slide(from, d, occ))
+                };
+                assert_eq!(rook_attacks(t, from, occ), generic(0..4) | generic(8..10));
+                assert_eq!(
+                    bishop_attacks(t, from, occ),
+                    generic(4..8) | t.bishop_step[from]
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn table_sizes() {
+        let t = &*TABLES;
+        let centre = cell(3, 3, 1);
+        assert_eq!(t.king[centre].len(), 26);
+        assert_eq!(t.knight[centre].len(), 16);
+        // Two levels up from B would leave the board: 16 + 4.
+        assert_eq!(t.crowned[centre].len(), 20);
+        assert_eq!(t.bishop_step[centre].len(), 16);
+        for c in 0..4 {
+            assert_eq!(t.pawn_start[c].len(), 8);
+            assert_eq!(t.far_edge[c].len(), 32);
+            assert_eq!(t.pawn_capture[c][cell(3, 3, 1)].len(), 6);
+        }
+    }
 }
