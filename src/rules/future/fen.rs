@@ -414,6 +414,7 @@ impl FuturePosition {
                         s.push_str(&piece_token(piece));
                     }
                 }
+                s.truncate(s.trim_end_matches(' ').len());
                 s.push('\n');
             }
             s.push('\n');
