@@ -150,11 +150,7 @@ pub const fn cell(x: usize, y: usize, z: usize) -> Cell {
     z * 64 + y * 8 + x
 }
 
-/// The cells of `geo` at offset `v` from each cell, for every vector in `vs`.
-fn leaps(geo: &Geometry<4>, vs: &[Vector]) -> Vec<Bb> {
-    geo.leap_table(vs)
-}
-
+/// Knight leaps: the chess leaps and one level + two cells; crowned also two levels + one cell.
 fn knight_vectors(crowned: bool) -> Vec<Vector> {
     let mut v = Vec::new();
     for (a, b) in [(1, 2), (2, 1)] {
@@ -228,16 +224,16 @@ pub static TABLES: LazyLock<Tables> = LazyLock::new(|| {
             [0, 0, 1],
             [0, 0, -1],
         ];
-        pawn_push[c] = leaps(&geo, &push);
+        pawn_push[c] = geo.leap_table(&push);
         let mut capture = Vec::new();
         for s in [-1, 1] {
             for dz in -1..=1 {
                 capture.push([fx + s * sx, fy + s * sy, dz]);
             }
         }
-        pawn_capture[c] = leaps(&geo, &capture);
+        pawn_capture[c] = geo.leap_table(&capture);
         let reverse: Vec<Vector> = capture.iter().map(|v| [-v[0], -v[1], -v[2]]).collect();
-        pawn_attackers[c] = leaps(&geo, &reverse);
+        pawn_attackers[c] = geo.leap_table(&reverse);
         for z in 0..4 {
             for y in 0..8 {
                 for x in 0..8 {
@@ -377,10 +373,10 @@ pub static TABLES: LazyLock<Tables> = LazyLock::new(|| {
         level_rays,
         level_ray_increasing,
         zobrist: Zobrist::new("future-generation", geo.cells(), Z_EXTRA),
-        king: leaps(&geo, &king_v),
-        knight: leaps(&geo, &knight_vectors(false)),
-        crowned: leaps(&geo, &knight_vectors(true)),
-        bishop_step: leaps(&geo, &bishop_v),
+        king: geo.leap_table(&king_v),
+        knight: geo.leap_table(&knight_vectors(false)),
+        crowned: geo.leap_table(&knight_vectors(true)),
+        bishop_step: geo.leap_table(&bishop_v),
         pawn_push,
         pawn_double,
         pawn_capture,
