@@ -43,4 +43,5 @@ suites! {
     polyhedron => "polyhedron.perft",
     podionic => "podionic.perft",
     pentaplane => "pentaplane.perft",
+    future_generation => "future-generation.perft",
 }

@@ -6,6 +6,7 @@
 //! one in [`AnyGame::from_fen`].
 
 use super::chess::ChessPosition;
+use super::future::FuturePosition;
 use super::game::{Game, GameEnd};
 use super::moves::{Move, MoveList};
 use super::pentaplane::PentaplanePosition;
@@ -60,7 +61,14 @@ impl Variant {
 
     /// Whether the rules layer implements this variant yet.
     pub fn is_implemented(self) -> bool {
-        !matches!(self, Variant::FutureGeneration)
+        match self {
+            Variant::Chess
+            | Variant::Pole
+            | Variant::Polyhedron
+            | Variant::Podionic
+            | Variant::Pentaplane
+            | Variant::FutureGeneration => true,
+        }
     }
 
     /// The implemented variants.
@@ -79,7 +87,7 @@ impl Variant {
             Variant::Polyhedron => Some(super::polyhedron::START_FEN),
             Variant::Podionic => Some(super::podionic::START_FEN),
             Variant::Pentaplane => Some(super::pentaplane::START_FEN),
-            _ => None,
+            Variant::FutureGeneration => Some(super::future::START_FEN),
         }
     }
 }
@@ -89,8 +97,8 @@ impl Variant {
 /// The variants differ in size (a 300-cell board is four times chess's), but an `AnyGame` is
 /// long-lived (one per engine or search thread) and the hot code works on the concrete position
 /// inside, so boxing the large ones would buy nothing and complicate [`with_game!`].
-#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq)]
+#[allow(clippy::large_enum_variant)]
 pub enum AnyGame {
     /// Chess or Pole Chess.
     Chess(ChessPosition),
@@ -100,6 +108,8 @@ pub enum AnyGame {
     Podionic(PodionicPosition),
     /// Pentaplane V.
     Pentaplane(PentaplanePosition),
+    /// Chess – The Future Generation.
+    Future(FuturePosition),
 }
 
 /// Runs `$body` with `$g` bound to the concrete position inside an [`AnyGame`] (by value,
@@ -113,6 +123,7 @@ macro_rules! with_game {
             $crate::rules::variant::AnyGame::Polyhedron($g) => $body,
             $crate::rules::variant::AnyGame::Podionic($g) => $body,
             $crate::rules::variant::AnyGame::Pentaplane($g) => $body,
+            $crate::rules::variant::AnyGame::Future($g) => $body,
         }
     };
 }
@@ -137,10 +148,7 @@ impl AnyGame {
             Variant::Polyhedron => PolyhedronPosition::from_fen(fen).map(AnyGame::Polyhedron),
             Variant::Podionic => PodionicPosition::from_fen(fen).map(AnyGame::Podionic),
             Variant::Pentaplane => PentaplanePosition::from_fen(fen).map(AnyGame::Pentaplane),
-            _ => Err(format!(
-                "variant '{}' is not implemented yet",
-                variant.name()
-            )),
+            Variant::FutureGeneration => FuturePosition::from_fen(fen).map(AnyGame::Future),
         }
     }
 }

@@ -43,7 +43,11 @@ pub fn positions(variant: Variant) -> Vec<&'static str> {
             "5/5/5/5/5|ppppp/5/5/5/PPPPP|fnkos/ppppp/5/PPPPP/FNKOS|ppppp/5/5/5/PPPPP|5/5/5/5/5 w 0 1",
             "5/5/5/1F3/4N|5/5/5/5/5|4k/3o1/2O2/1o3/5|4p/5/5/5/5|5/4r/5/5/K4 w 0 1",
         ],
-        _ => Vec::new(),
+        Variant::FutureGeneration => vec![
+            crate::rules::future::START_FEN,
+            "7bK/8/1wN6/3bC4/8/6bN1/8/4wK3|8/8/8/8/3wC4/8/8/8|8/8/8/4gC3/4sC3/8/8/8|7gK/8/8/2gN5/5sN2/8/8/sK7 w - - wg - 0 1",
+            "bR3bK3/7bP/8/4wQ3/8/8/8/4wK3|8/1gQ6/8/8/8/8/8/8|8/8/8/8/8/8/8/8|8/8/8/8/sK6gK/sB7/8/8 w - - g - 0 1",
+        ],
     }
 }
 
@@ -54,7 +58,7 @@ pub fn default_depth(variant: Variant) -> u32 {
         Variant::Polyhedron => 6,
         Variant::Podionic => 10,
         Variant::Pentaplane => 9,
-        _ => 6,
+        Variant::FutureGeneration => 7,
     }
 }
 

@@ -1,0 +1,150 @@
+//! Evaluation of Chess – The Future Generation: four colours in two teams.
+//!
+//! The shared terms of [`super::standard`] for every colour still in the game (an eliminated
+//! colour's pieces are inert obstacles and count for nobody), summed per team; values from
+//! typical mobility on the four-level board (a crowned Knight is worth more than a plain
+//! one); pawn progress in each colour's own forward direction; and two variant terms: a
+//! colour that has unlocked the far levels gains, and a King attacked by the other team (which
+//! captures Kings) is in danger.
+
+use std::sync::LazyLock;
+
+use super::geometry::typical_mobility;
+use super::standard::{Profile, record, side_terms};
+use super::{Evaluate, Score, Trace};
+use crate::rules::Game;
+use crate::rules::future::FuturePosition;
+use crate::rules::future::tables::{Bb, TABLES, bishop_attacks, kind, rook_attacks};
+use crate::rules::piece::{Colour, Piece};
+
+const KINDS: usize = 7;
+
+static PROFILE: LazyLock<Profile> = LazyLock::new(|| {
+    let t = &*TABLES;
+    let typical: Vec<Option<f64>> = (0..KINDS as u8)
+        .map(|k| {
+            Some(match k {
+                kind::PAWN => 0.0,
+                kind::KNIGHT => typical_mobility(&t.geo, |c, _| t.knight[c]),
+                kind::CROWNED => typical_mobility(&t.geo, |c, _| t.crowned[c]),
+                kind::BISHOP => typical_mobility(&t.geo, |c, o| bishop_attacks(t, c, o)),
+                kind::ROOK => typical_mobility(&t.geo, |c, o| rook_attacks(t, c, o)),
+                kind::QUEEN => typical_mobility(&t.geo, |c, o| {
+                    rook_attacks(t, c, o) | bishop_attacks(t, c, o)
+                }),
+                _ => typical_mobility(&t.geo, |c, _| t.king[c]),
+            })
+        })
+        .collect();
+    let leaper: Vec<bool> = (0..KINDS as u8)
+        .map(|k| k == kind::KNIGHT || k == kind::CROWNED)
+        .collect();
+    // Forward: White +y, Black -y, Gold -x, Silver +x; pawns start one step from home.
+    let progress = |colour: usize| -> Vec<f64> {
+        (0..t.geo.cells())
+            .map(|c| {
+                let k = t.geo.coord(c);
+                let (x, y) = (k.x as f64, k.y as f64);
+                let steps = match colour {
+                    0 => y - 1.0,
+                    1 => 6.0 - y,
+                    2 => 6.0 - x,
+                    _ => x - 1.0,
+                };
+                (steps / 6.0).clamp(0.0, 1.0)
+            })
+            .collect()
+    };
+    Profile::new(
+        &t.geo,
+        &typical,
+        &leaper,
+        Some(kind::PAWN),
+        kind::KING,
+        [progress(0), progress(1), progress(2), progress(3)],
+    )
+    .with_start(FuturePosition::startpos().board())
+});
+
+impl FuturePosition {
+    fn colour_terms<T: Trace>(&self, us: Colour, trace: &mut T, phase: &mut i32) -> Score {
+        let t = &*TABLES;
+        let zone = |c: Colour| -> Bb {
+            match self.king_cell(c) {
+                Some(k) if !self.is_eliminated(c) => t.king[k],
+                _ => Bb::EMPTY,
+            }
+        };
+        let enemy_zone = zone(Colour(us.0 ^ 1)) | zone(Colour(us.0 ^ 3));
+        let shared = side_terms(
+            &PROFILE,
+            self.board(),
+            us,
+            |c| self.piece_reach(c),
+            zone(us),
+            enemy_zone,
+            trace,
+            phase,
+        );
+        let unlocked = if self.is_unlocked(us) {
+            Score(30, 20)
+        } else {
+            Score::default()
+        };
+        let danger = match self.king_cell(us) {
+            Some(k) if self.attacked_by_team(k, 1 - us.team()) => Score(-150, -150),
+            _ => Score::default(),
+        };
+        record(trace, "unlocked", us, unlocked);
+        record(trace, "king attacked", us, danger);
+        shared + unlocked + danger
+    }
+}
+
+impl Evaluate for FuturePosition {
+    fn evaluate_with<T: Trace>(&self, trace: &mut T) -> i32 {
+        let mut phase_sum = 0;
+        let mut team = [Score::default(); 2];
+        for c in 0..4u8 {
+            let colour = Colour(c);
+            if self.is_eliminated(colour) {
+                continue;
+            }
+            team[colour.team()] += self.colour_terms(colour, trace, &mut phase_sum);
+        }
+        let phase = PROFILE.phase_of(phase_sum);
+        trace.phase(phase);
+        let v = (team[0] - team[1]).taper(phase);
+        let tempo = 20;
+        if self.team_to_move() == 0 {
+            v + tempo
+        } else {
+            -v + tempo
+        }
+    }
+
+    fn piece_value(&self, piece: Piece) -> i32 {
+        PROFILE.value[piece.kind() as usize]
+    }
+
+    fn null_move_safe(&self) -> bool {
+        let b = self.board();
+        let us = self.side_to_move();
+        b.colour(us)
+            .and_not(b.kind(kind::PAWN) | b.kind(kind::KING))
+            .any()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn start_is_balanced_and_crowned_knights_are_worth_more() {
+        assert_eq!(FuturePosition::startpos().evaluate(), 20);
+        let v = |k: u8| PROFILE.value[k as usize];
+        assert!(v(kind::CROWNED) > v(kind::KNIGHT));
+        assert!(v(kind::QUEEN) > v(kind::ROOK) && v(kind::ROOK) > v(kind::PAWN));
+    }
+}

@@ -1,0 +1,191 @@
+//! Making and taking back moves, with the key kept incrementally.
+//!
+//! After the pieces have moved, a move's consequences are settled in rule order: a captured
+//! King eliminates its colour, castling rights touched by the move are lost, the mover is
+//! unlocked if four of its pieces now stand on its gate level, and the turn passes to the next
+//! colour that is not eliminated (which gets an en passant right only if it can use it).
+
+use super::position::{EnPassant, FuturePosition, Undo};
+use super::tables::{Z_CASTLING, Z_ELIMINATED, Z_EP, Z_UNLOCKED, kind};
+use crate::rules::moves::{Move, MoveFlag};
+use crate::rules::piece::Piece;
+
+impl FuturePosition {
+    fn set_castling(&mut self, rights: u8) {
+        let z = &Self::t().zobrist;
+        let mut changed = rights ^ self.castling;
+        while changed != 0 {
+            let bit = changed.trailing_zeros() as usize;
+            self.board.toggle_key(z.extra[Z_CASTLING + bit]);
+            changed &= changed - 1;
+        }
+        self.castling = rights;
+    }
+
+    pub(super) fn make_move(&mut self, mv: Move) {
+        let t = Self::t();
+        let z = &t.zobrist;
+        let us = self.side;
+        let (from, to) = (mv.from(), mv.to());
+        let moved = match mv.flag() {
+            MoveFlag::Pass => Piece::NONE,
+            _ => self.board.piece_at(from),
+        };
+        let mut undo = Undo {
+            mv,
+            moved,
+            captured: Piece::NONE,
+            side: us,
+            castling: self.castling,
+            ep: self.ep,
+            unlocked: self.unlocked,
+            eliminated: self.eliminated,
+            halfmove: self.halfmove,
+            fullmove: self.fullmove,
+            reversible: self.reversible,
+            key: self.board.key(),
+        };
+        if let Some(ep) = self.ep.take() {
+            self.board.toggle_key(z.extra[Z_EP + ep.cell]);
+        }
+        self.halfmove += 1;
+        self.reversible += 1;
+        let mut irreversible = false;
+        let mut ep_after = None;
+        match mv.flag() {
+            MoveFlag::Pass => {}
+            MoveFlag::Castle => {
+                let side = usize::from(t.castling[us.idx()][0].king_to != to);
+                let cs = t.castling[us.idx()][side];
+                self.board.relocate(from, to);
+                self.board.relocate(cs.rook_from, cs.rook_to);
+            }
+            MoveFlag::EnPassant => {
+                let victim = undo.ep.map(|e| e.victim).unwrap_or(to);
+                undo.captured = self.board.remove(victim);
+                self.board.relocate(from, to);
+                if let Some(k) = mv.promotion() {
+                    self.board.remove(to);
+                    self.board.put(to, Piece::new(k, us));
+                }
+            }
+            MoveFlag::DoubleStep => {
+                self.board.relocate(from, to);
+                let passed = (to as isize - t.forward_offset[us.idx()]) as usize;
+                ep_after = Some((passed, to));
+            }
+            _ => {
+                let captured = self.board.piece_at(to);
+                if captured.is_some() {
+                    self.board.remove(to);
+                    undo.captured = captured;
+                }
+                self.board.relocate(from, to);
+                if let Some(k) = mv.promotion() {
+                    self.board.remove(to);
+                    self.board.put(to, Piece::new(k, us));
+                } else if moved.kind() == kind::KNIGHT && t.far_edge[us.idx()].contains(to) {
+                    self.board.remove(to);
+                    self.board.put(to, Piece::new(kind::CROWNED, us));
+                    irreversible = true;
+                }
+            }
+        }
+        if moved.is_some() && moved.kind() == kind::PAWN {
+            self.halfmove = 0;
+            // A straight vertical step can be undone by the opposite step; nothing else a pawn
+            // does can.
+            if to % 64 != from % 64 {
+                irreversible = true;
+            }
+        }
+        if undo.captured.is_some() {
+            self.halfmove = 0;
+            irreversible = true;
+            if undo.captured.kind() == kind::KING {
+                let c = undo.captured.colour();
+                self.eliminated |= 1 << c.0;
+                self.board.toggle_key(z.extra[Z_ELIMINATED + c.idx()]);
+            }
+        }
+        if moved.is_some() {
+            let rights = self.castling & t.castle_keep[from] & t.castle_keep[to];
+            if rights != self.castling {
+                self.set_castling(rights);
+                irreversible = true;
+            }
+        }
+        if !self.is_unlocked(us) && (self.board.colour(us) & t.gate[us.idx()]).len() >= 4 {
+            self.unlocked |= 1 << us.0;
+            self.board.toggle_key(z.extra[Z_UNLOCKED + us.idx()]);
+            irreversible = true;
+        }
+        if irreversible {
+            self.reversible = 0;
+        }
+        let next = self.next_colour(us);
+        self.side = next;
+        self.board.toggle_key(z.side[us.idx()] ^ z.side[next.idx()]);
+        if next.0 <= us.0 {
+            self.fullmove += 1;
+        }
+        if let Some((cell, victim)) = ep_after
+            && let Some(ep) = self.ep_right_for(next, cell, victim)
+        {
+            self.set_ep(ep);
+        }
+        self.history.push(undo);
+    }
+
+    fn set_ep(&mut self, ep: EnPassant) {
+        self.ep = Some(ep);
+        self.board
+            .toggle_key(Self::t().zobrist.extra[Z_EP + ep.cell]);
+    }
+
+    pub(super) fn unmake_move(&mut self) {
+        let t = Self::t();
+        let u = self.history.pop().expect("unmake without a move");
+        let us = u.side;
+        let (from, to) = (u.mv.from(), u.mv.to());
+        match u.mv.flag() {
+            MoveFlag::Pass => {}
+            MoveFlag::Castle => {
+                let side = usize::from(t.castling[us.idx()][0].king_to != to);
+                let cs = t.castling[us.idx()][side];
+                self.board.relocate(to, from);
+                self.board.relocate(cs.rook_to, cs.rook_from);
+            }
+            MoveFlag::EnPassant => {
+                self.board.remove(to);
+                self.board.put(from, u.moved);
+                if let Some(ep) = u.ep {
+                    self.board.put(ep.victim, u.captured);
+                }
+            }
+            _ => {
+                self.board.remove(to);
+                self.board.put(from, u.moved);
+                if u.captured.is_some() {
+                    self.board.put(to, u.captured);
+                }
+            }
+        }
+        self.side = us;
+        self.castling = u.castling;
+        self.ep = u.ep;
+        self.unlocked = u.unlocked;
+        self.eliminated = u.eliminated;
+        self.halfmove = u.halfmove;
+        self.fullmove = u.fullmove;
+        self.reversible = u.reversible;
+        self.board.set_key(u.key);
+    }
+
+    /// Passes the turn to the next colour that is not eliminated (for null-move pruning):
+    /// the pass move, except that repetition detection does not look back through it.
+    pub(super) fn make_null_move(&mut self) {
+        self.make_move(Move::PASS);
+        self.reversible = 0;
+    }
+}
