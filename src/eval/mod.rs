@@ -154,4 +154,17 @@ pub trait Evaluate: Game {
     /// Whether the side to move has material that makes zugzwang unlikely, so that null-move
     /// pruning is sound.
     fn null_move_safe(&self) -> bool;
+
+    /// Static exchange evaluation of a tactical move: the material it wins once every
+    /// recapture on its target cell has been played out, in centipawns. Negative means the
+    /// move loses material. By default the value of what it captures (never negative), for
+    /// variants where exchanges are not a chain of captures on one cell (explosions, shots).
+    fn see(&self, mv: crate::rules::Move) -> i32 {
+        let victim = self.captured_piece(mv);
+        if victim.is_some() {
+            self.piece_value(victim)
+        } else {
+            0
+        }
+    }
 }

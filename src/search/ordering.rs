@@ -10,6 +10,8 @@ use crate::rules::{Move, MoveFlag};
 pub(super) const TT_MOVE: i32 = 1 << 30;
 pub(super) const TACTICAL: i32 = 1 << 28;
 pub(super) const KILLER: i32 = 1 << 27;
+/// Captures that lose material (by static exchange) come after the quiet moves.
+const LOSING: i32 = -(1 << 25);
 const HISTORY_MAX: i32 = 1 << 20;
 
 /// Quiet-move history: how often a piece moving to a cell caused a cutoff.
@@ -58,6 +60,19 @@ pub(super) fn tactical_score<G: Evaluate>(pos: &G, m: Move) -> i32 {
     TACTICAL + gain * 16 - attacker / 16
 }
 
+/// Whether a tactical move loses material by static exchange. Only checked when the moving
+/// piece is worth more than what it takes (otherwise it cannot lose).
+#[inline(always)]
+pub(super) fn loses_material<G: Evaluate>(pos: &G, m: Move) -> bool {
+    let victim = pos.captured_piece(m);
+    let victim_value = if victim.is_some() {
+        pos.piece_value(victim)
+    } else {
+        0
+    };
+    pos.piece_value(pos.moved_piece(m)) > victim_value && m.promotion().is_none() && pos.see(m) < 0
+}
+
 /// Scores every move of `moves` into `scores`.
 pub(super) fn score_moves<G: Evaluate>(
     pos: &G,
@@ -72,7 +87,12 @@ pub(super) fn score_moves<G: Evaluate>(
         let s = if m == tt_move {
             TT_MOVE
         } else if pos.is_tactical(m) {
-            tactical_score(pos, m)
+            let s = tactical_score(pos, m);
+            if loses_material(pos, m) {
+                s - TACTICAL + LOSING
+            } else {
+                s
+            }
         } else if m == killers[0] {
             KILLER + 1
         } else if m == killers[1] {

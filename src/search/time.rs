@@ -40,7 +40,7 @@ pub fn budget(clock: &Clock, overhead_ms: u64) -> Option<Budget> {
     let time = clock.time?;
     let left = time.saturating_sub(overhead_ms).max(1);
     let inc = clock.inc.unwrap_or(0);
-    let mtg = clock.movestogo.map(|m| m.clamp(1, 50) as u64).unwrap_or(40);
+    let mtg = clock.movestogo.map(|m| m.clamp(1, 50) as u64).unwrap_or(30);
     // Never plan to use more than the time left, even with the increment.
     let optimum = (left / mtg + inc * 3 / 4).min(left * 3 / 4).max(1);
     let cap = if mtg == 1 { left * 9 / 10 } else { left / 2 };

@@ -2,7 +2,7 @@
 
 use std::sync::atomic::Ordering::Relaxed;
 
-use super::ordering::{History, KILLER, pick, score_moves, tactical_score};
+use super::ordering::{History, KILLER, loses_material, pick, score_moves, tactical_score};
 use super::time::Budget;
 use super::tt::{Bound, Entry};
 use super::{
@@ -656,6 +656,10 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         for i in 0..moves.len() {
             pick(moves.as_mut_slice(), &mut scores, i);
             let m = moves.as_slice()[i];
+            // Captures that lose material by static exchange are not worth a look.
+            if !in_check && loses_material(&self.pos, m) {
+                continue;
+            }
             // Delta pruning: even winning the victim cannot reach alpha.
             if !in_check && m.promotion().is_none() {
                 let victim = self.pos.captured_piece(m);
