@@ -49,6 +49,9 @@ struct BenchArgs {
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = 16)]
     hash: usize,
+    /// Also print every position's nodes, time and depth reached.
+    #[arg(long)]
+    verbose: bool,
 }
 
 fn run_bench(args: BenchArgs) -> Result<(), String> {
@@ -66,6 +69,18 @@ fn run_bench(args: BenchArgs) -> Result<(), String> {
         return Err("--threads and --hash must be at least 1".into());
     }
     let results = strata::search::bench::run(&variants, args.depth, args.threads, args.hash);
+    if args.verbose {
+        for r in &results {
+            for (i, (nodes, time, depth)) in r.positions.iter().enumerate() {
+                say(&format!(
+                    "{} position {}: depth {depth} nodes {nodes} time {} ms",
+                    r.variant.name(),
+                    i + 1,
+                    time.as_millis()
+                ));
+            }
+        }
+    }
     for line in strata::search::bench::report(&results) {
         say(&line);
     }

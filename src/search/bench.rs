@@ -71,6 +71,8 @@ pub struct BenchResult {
     pub nodes: u64,
     /// Time taken.
     pub time: Duration,
+    /// Per position: nodes, time, and the depth reached.
+    pub positions: Vec<(u64, Duration, i32)>,
 }
 
 /// Runs the bench for `variants`; `depth` overrides each variant's default.
@@ -93,18 +95,22 @@ pub fn run(
                 ..Limits::default()
             };
             let mut nodes = 0;
+            let mut per_position = Vec::new();
             let start = Instant::now();
             for fen in positions(variant) {
                 let game = AnyGame::from_fen(variant, fen).expect("bench positions are valid");
                 let shared = Shared::new(hash_mib);
+                let t = Instant::now();
                 let outcome =
                     with_game!(&game, g => search(g, &limits, &settings, &shared, &Silent, &pool));
+                per_position.push((outcome.nodes, t.elapsed(), outcome.depth));
                 nodes += outcome.nodes;
             }
             BenchResult {
                 variant,
                 nodes,
                 time: start.elapsed(),
+                positions: per_position,
             }
         })
         .collect()
