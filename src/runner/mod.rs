@@ -1,0 +1,2 @@
+//! `strata match`: a headless match runner that is also the referee.
+pub mod stats;
