@@ -70,7 +70,7 @@ pub fn write_game(rec: &GameRecord, event: &str) -> String {
         }
     }
     tags.push((
-        "Time",
+        "UTCTime",
         format!("{:02}:{:02}:{:02}", t / 3600, t / 60 % 60, t % 60),
     ));
     tags.push(("GameDuration", hms(rec.duration)));

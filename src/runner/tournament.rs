@@ -97,10 +97,10 @@ pub fn run(
     };
     let header = Header {
         names: [cfg.engines[0].name.clone(), cfg.engines[1].name.clone()],
-        tc: [
-            cfg.engines[0].limits.to_string(),
-            cfg.engines[1].limits.to_string(),
-        ],
+        tc: [0, 1].map(|i| {
+            let l = cfg.engines[i].limits;
+            if l.any() { l.to_string() } else { "-".into() }
+        }),
         threads: [th[0].0.clone(), th[1].0.clone()],
         hash: [th[0].1.clone(), th[1].1.clone()],
         book: openings.description().to_string(),
