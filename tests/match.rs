@@ -166,6 +166,9 @@ fn strata_vs_strata_in_every_variant_ends_legally_and_the_pgn_replays() {
     }
 }
 
+/// A sanity check of the engine in every variant: a small node limit must beat random moves.
+/// (The limit must let the search finish its first iterations on the largest boards: an
+/// engine that does not, answers with unsearched moves, and this test says so.)
 #[test]
 fn strata_beats_the_random_player_in_every_variant() {
     for v in Variant::implemented() {
@@ -173,20 +176,17 @@ fn strata_beats_the_random_player_in_every_variant() {
             "--engine",
             &format!("cmd={STRATA}"),
             "name=strata",
-            "nodes=2000",
+            "nodes=20000",
             "--engine",
             "builtin=random",
             "--variant",
             v.name(),
             "--games",
-            "4",
+            "2",
             "--seed",
             "5",
         ]);
-        let s = summary.stats;
-        assert_eq!(s.games(), 4);
-        assert_eq!(s.losses, 0, "{}: {text}", v.name());
-        assert!(s.wins >= 3, "{}: {text}", v.name());
+        assert_eq!(summary.stats.wins, 2, "{}: {text}", v.name());
     }
 }
 
