@@ -476,6 +476,28 @@ fn strata_vs_stockfish_and_fairy_stockfish_on_chess() {
     if played == 0 {
         eprintln!("no peer engine installed: the peer test did nothing");
     }
+    // A peer that cannot play the variant is refused before any game.
+    for (peer, why) in [
+        ("stockfish", "has no UCI_Variant option"),
+        (
+            "fairy-stockfish",
+            "does not list pole among its UCI_Variant values",
+        ),
+    ] {
+        if let Some(path) = installed(peer) {
+            let cfg = config(&[
+                "--engine",
+                "builtin=random",
+                "--engine",
+                &format!("cmd={path}"),
+                "depth=1",
+                "--variant",
+                "pole",
+            ]);
+            let err = run(&cfg, &mut Vec::new(), false).unwrap_err();
+            assert!(err.contains(why), "{err}");
+        }
+    }
 }
 
 #[test]

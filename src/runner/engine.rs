@@ -137,6 +137,14 @@ impl EngineProcess {
             self.send(&format!("setoption name {k} value {v}"))
                 .map_err(|_| fail("setoption", WaitError::Closed))?;
         }
+        if let Some(vars) = self.declared_vars("UCI_Variant")
+            && !vars.iter().any(|v| v == variant.name())
+        {
+            return Err(format!(
+                "engine '{name}' does not list {} among its UCI_Variant values",
+                variant.name()
+            ));
+        }
         if self.declares("UCI_Variant") {
             self.send(&format!(
                 "setoption name UCI_Variant value {}",
@@ -168,6 +176,21 @@ impl EngineProcess {
         let t: Vec<&str> = tail.split_whitespace().collect();
         let i = t.iter().position(|&w| w == "default")?;
         t.get(i + 1).map(|s| s.to_string())
+    }
+
+    /// The `var` values the engine declared for combo option `name`.
+    fn declared_vars(&self, name: &str) -> Option<Vec<String>> {
+        let (_, tail) = self
+            .declared
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))?;
+        let t: Vec<&str> = tail.split_whitespace().collect();
+        let vars: Vec<String> = t
+            .windows(2)
+            .filter(|w| w[0] == "var")
+            .map(|w| w[1].to_string())
+            .collect();
+        (!vars.is_empty()).then_some(vars)
     }
 
     fn send(&mut self, line: &str) -> Result<(), ()> {
