@@ -6,7 +6,7 @@
 //! [`Game::outcome`](crate::rules::Game::outcome), and what the rules cannot see (illegal
 //! moves, time, crashes, stalls, score adjudication) is decided here.
 //!
-//! - [`args`]: the fastchess-style command line.
+//! - [`args`]: the fastchess-style command line; [`limits`]: time controls and other limits.
 //! - [`engine`]: an engine process (handshake, `go` with time accounting, restart).
 //! - [`builtin`]: the in-process `random` and `greedy` players.
 //! - [`player`]: the interface both kinds of player share with the referee.
@@ -20,6 +20,7 @@ pub mod args;
 pub mod builtin;
 pub mod engine;
 pub mod game;
+pub mod limits;
 pub mod openings;
 pub mod pgn;
 pub mod player;
