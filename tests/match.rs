@@ -628,4 +628,5 @@ fn the_command_line_prints_help_errors_and_results() {
     );
     assert!(text.contains("Score of greedy vs random: "), "{text}");
     assert!(text.contains("...      White vs Black: "), "{text}");
+    assert!(text.ends_with("Finished match\n"), "{text}");
 }

@@ -56,13 +56,18 @@ pub struct Header {
     pub book: String,
 }
 
-/// Two decimals, with `nan` and `inf` spelled as fastchess (C++ `fmt`) spells them.
-fn f2(x: f64) -> String {
+/// `x` with `decimals` decimals, `nan` spelled as fastchess (C++ `fmt`) and cutechess (Qt)
+/// spell it.
+fn fixed(x: f64, decimals: usize) -> String {
     if x.is_nan() {
         "nan".into()
     } else {
-        format!("{x:.2}")
+        format!("{x:.decimals$}")
     }
+}
+
+fn f2(x: f64) -> String {
+    fixed(x, 2)
 }
 
 fn pair_text(a: &str, b: &str) -> String {
@@ -232,8 +237,11 @@ impl<'a> Reporter<'a> {
         lines.push(format!("...      White vs Black: {}", row(t.teams)));
         let (elo, margin, los) = cutechess_elo(&s);
         lines.push(format!(
-            "Elo difference: {elo:.1} +/- {margin:.1}, LOS: {los:.1} %, DrawRatio: {:.1} %",
-            s.draw_ratio()
+            "Elo difference: {} +/- {}, LOS: {} %, DrawRatio: {} %",
+            fixed(elo, 1),
+            fixed(margin, 1),
+            fixed(los, 1),
+            fixed(s.draw_ratio(), 1)
         ));
         if let (Some(sp), Some(llr)) = (self.sprt, self.llr(&s)) {
             let pct = if llr < 0.0 {
@@ -268,8 +276,19 @@ impl<'a> Reporter<'a> {
         }
     }
 
-    /// A free-form line (errors, the final line).
+    /// A free-form line (errors).
     pub fn note(&mut self, text: &str) {
+        self.line(text);
+    }
+
+    /// The last line: fastchess's `Tournament finished`, cutechess's `Finished match`, or
+    /// `Tournament stopped` after an engine failure.
+    pub fn end(&mut self, failed: bool) {
+        let text = match (failed, self.format) {
+            (true, _) => "Tournament stopped",
+            (false, OutputFormat::Fastchess) => "Tournament finished",
+            (false, OutputFormat::Cutechess) => "Finished match",
+        };
         self.line(text);
     }
 }

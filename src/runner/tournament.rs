@@ -234,11 +234,7 @@ pub fn run(
     if let Some((_, state)) = sprt_result {
         rep.sprt_done(state);
     }
-    rep.note(if error.is_some() {
-        "Tournament stopped"
-    } else {
-        "Tournament finished"
-    });
+    rep.end(error.is_some());
     let sprt = sprt_result.or_else(|| {
         let sp = cfg.sprt?;
         let llr = rep.llr(&tally.stats)?;
