@@ -8,4 +8,5 @@ pub mod eval;
 pub mod logging;
 pub mod protocol;
 pub mod rules;
+pub mod runner;
 pub mod search;

@@ -1,4 +1,4 @@
-//! The `strata` binary: the protocol engine by default, plus the `perft` and `bench`
+//! The `strata` binary: the protocol engine by default, plus the `perft`, `bench` and `match`
 //! subcommands.
 
 use std::path::PathBuf;
@@ -33,6 +33,16 @@ enum Cmd {
     Perft(PerftArgs),
     /// Search fixed positions to a fixed depth: a node-count checksum and a speed figure.
     Bench(BenchArgs),
+    /// Play a match between engines, refereed by the rules (`strata match --help`).
+    #[command(disable_help_flag = true)]
+    Match(MatchArgs),
+}
+
+#[derive(Args)]
+struct MatchArgs {
+    /// fastchess-style arguments (`--engine cmd=... --each tc=10+0.1 --games 10 ...`).
+    #[arg(trailing_var_arg = true, allow_hyphen_values = true, num_args = 0..)]
+    args: Vec<String>,
 }
 
 #[derive(Args)]
@@ -162,6 +172,7 @@ fn main() -> ExitCode {
         }
         Some(Cmd::Perft(args)) => run_perft(args),
         Some(Cmd::Bench(args)) => run_bench(args),
+        Some(Cmd::Match(args)) => strata::runner::cli(&args.args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,0 +1,602 @@
+//! The command line of `strata match`, in the style of fastchess and cutechess: options that
+//! start with `-` or `--`, each followed by plain values or `key=value` pairs.
+//!
+//! ```text
+//! strata match --engine cmd=./strata name=new option.Hash=64 --engine cmd=stockfish name=sf \
+//!     --each tc=10+0.1 --variant chess --games 100 --concurrency 2 \
+//!     --openings random-plies=8 seed=1 --pgnout file=games.pgn \
+//!     --sprt elo0=0 elo1=10 alpha=0.05 beta=0.05
+//! ```
+
+use std::path::PathBuf;
+use std::str::FromStr;
+
+use super::limits::seconds_to_ms;
+pub use super::limits::{Limits, TimeControl};
+use super::stats::{Sprt, SprtModel};
+use crate::rules::Variant;
+
+/// The text `strata match --help` prints.
+pub const USAGE: &str = "\
+strata match: play engines against each other, with strata's rules layer as the referee
+
+usage: strata match --engine KEY=VALUE... --engine KEY=VALUE... [options]
+
+engines (exactly two; --each sets defaults for both):
+  --engine cmd=PATH | builtin=random|greedy   the engine: a UCI program, or a built-in player
+           name=NAME  args=\"A B\"  dir=DIR  option.NAME=VALUE ...
+           tc=[MOVES/]SECONDS[+INC]  st=SECONDS  depth=N (or plies=N)  nodes=N
+           timemargin=MS
+  --each   KEY=VALUE...              keys of --engine that apply to both engines
+
+match:
+  --variant NAME                     chess (default), pole, ... (any implemented variant)
+  --games N                          games in all (default 2); with --rounds: games per round
+  --rounds N                         rounds of two games (one opening, colours swapped)
+  --concurrency N                    games played at the same time (default 1)
+  --openings file=PATH [format=epd|pgn] [order=sequential|random] [start=N] [plies=N]
+             random-plies=N seed=S   openings from a file and/or N random plies
+  --seed N                           seed of random openings and built-in players (default 1)
+  --pgnout file=PATH                 append every game to PATH (also: --pgnout PATH)
+  --event NAME                       the PGN Event tag
+
+referee:
+  --timemargin MS                    how far past its clock an engine may answer (default 0)
+  --stalltimeout MS                  how long an engine without a clock may think (default 60000)
+  --draw movenumber=N movecount=N score=CP      draw when both scores stay within CP
+  --resign movecount=N score=CP [twosided=true] loss when a score stays below -CP
+  --maxmoves N                       draw after N moves
+  --recover                          accepted for compatibility: a crashed or stalled engine always
+                                     loses that game, is restarted, and the match goes on
+
+output:
+  --sprt elo0=E elo1=E alpha=A beta=B [model=normalized|logistic|bayesian]
+  --ratinginterval N                 print the results every N games (default 10)
+  --output format=fastchess|cutechess
+  --report penta=true|false          pentanomial statistics (default true)
+";
+
+/// A built-in player.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BuiltinKind {
+    /// A uniformly random legal move.
+    Random,
+    /// The move that wins at once, else the one that leaves the most material (ties random).
+    Greedy,
+}
+
+impl BuiltinKind {
+    /// The name used in `builtin=`.
+    pub fn name(self) -> &'static str {
+        match self {
+            BuiltinKind::Random => "random",
+            BuiltinKind::Greedy => "greedy",
+        }
+    }
+}
+
+/// What plays: a program speaking the protocol, or a built-in player.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EngineKind {
+    /// A UCI-compatible program.
+    Process {
+        /// The executable.
+        cmd: String,
+        /// Its arguments.
+        args: Vec<String>,
+        /// Its working directory.
+        dir: Option<PathBuf>,
+    },
+    /// A built-in player (in-process).
+    Builtin(BuiltinKind),
+}
+
+/// One engine of the match.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineConfig {
+    /// The name in output and PGN.
+    pub name: String,
+    /// What plays.
+    pub kind: EngineKind,
+    /// `setoption` pairs, in order.
+    pub options: Vec<(String, String)>,
+    /// Thinking limits.
+    pub limits: Limits,
+    /// Time margin in ms (overrides `--timemargin`).
+    pub timemargin_ms: Option<u64>,
+}
+
+/// Where openings come from.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct OpeningsConfig {
+    /// A file of FEN/EPD lines or PGN games.
+    pub file: Option<PathBuf>,
+    /// Whether the file is PGN (by `format=` or the `.pgn` extension).
+    pub pgn: bool,
+    /// Shuffle the file's openings (with the seed).
+    pub random_order: bool,
+    /// First opening to use (0-based).
+    pub start: usize,
+    /// Use at most this many plies of a PGN opening.
+    pub plies: Option<usize>,
+    /// Random plies played after the start position or the file's opening.
+    pub random_plies: u32,
+}
+
+/// Draw adjudication by score.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DrawAdjudication {
+    /// Not before this move number.
+    pub movenumber: u32,
+    /// For this many consecutive moves of each engine.
+    pub movecount: u32,
+    /// Every score within this many centipawns of zero.
+    pub score: i32,
+}
+
+/// Resign adjudication by score.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ResignAdjudication {
+    /// For this many consecutive moves of the loser.
+    pub movecount: u32,
+    /// Every score at or below minus this many centipawns.
+    pub score: i32,
+    /// The winner must agree (its scores at or above the threshold as long).
+    pub twosided: bool,
+}
+
+/// Output style.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OutputFormat {
+    /// fastchess's result blocks.
+    Fastchess,
+    /// cutechess-cli's result lines.
+    Cutechess,
+}
+
+/// Everything `strata match` was asked to do.
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    /// The two engines.
+    pub engines: Vec<EngineConfig>,
+    /// The variant.
+    pub variant: Variant,
+    /// Games in all.
+    pub games: usize,
+    /// Games played at the same time.
+    pub concurrency: usize,
+    /// Openings.
+    pub openings: OpeningsConfig,
+    /// Seed of random openings and built-in players.
+    pub seed: u64,
+    /// PGN output file.
+    pub pgnout: Option<PathBuf>,
+    /// PGN Event tag.
+    pub event: String,
+    /// SPRT, if any.
+    pub sprt: Option<Sprt>,
+    /// Draw adjudication.
+    pub draw: Option<DrawAdjudication>,
+    /// Resign adjudication.
+    pub resign: Option<ResignAdjudication>,
+    /// Draw after this many moves.
+    pub maxmoves: Option<u32>,
+    /// Default time margin in ms.
+    pub timemargin_ms: u64,
+    /// How long an engine without a clock may think before it counts as stalled, in ms
+    /// (also the limit for answering `uci` and `isready`).
+    pub stall_timeout_ms: u64,
+    /// Print results every this many games.
+    pub ratinginterval: usize,
+    /// Output style.
+    pub output: OutputFormat,
+    /// Report (and test) pentanomial statistics.
+    pub report_penta: bool,
+}
+
+/// The arguments of one option: plain values and `key=value` pairs, in order.
+struct Group {
+    flag: String,
+    values: Vec<String>,
+}
+
+fn groups(args: &[String]) -> Result<Vec<Group>, String> {
+    let mut out: Vec<Group> = Vec::new();
+    for a in args {
+        let is_flag = a.starts_with('-')
+            && a.trim_start_matches('-')
+                .chars()
+                .next()
+                .is_some_and(|c| c.is_ascii_alphabetic());
+        if is_flag {
+            out.push(Group {
+                flag: a.trim_start_matches('-').to_string(),
+                values: Vec::new(),
+            });
+        } else {
+            match out.last_mut() {
+                Some(g) => g.values.push(a.clone()),
+                None => return Err(format!("'{a}' does not follow an option")),
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn key_values(g: &Group) -> Result<Vec<(String, String)>, String> {
+    g.values
+        .iter()
+        .map(|v| {
+            v.split_once('=')
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .ok_or(format!("--{}: expected key=value, got '{v}'", g.flag))
+        })
+        .collect()
+}
+
+fn single(g: &Group) -> Result<&str, String> {
+    match g.values.as_slice() {
+        [v] => Ok(v),
+        _ => Err(format!("--{} takes one value", g.flag)),
+    }
+}
+
+fn num<T: FromStr>(what: &str, v: &str) -> Result<T, String> {
+    v.parse()
+        .map_err(|_| format!("{what}: '{v}' is not a valid number"))
+}
+
+fn boolean(what: &str, v: &str) -> Result<bool, String> {
+    match v {
+        "true" | "on" | "1" | "yes" => Ok(true),
+        "false" | "off" | "0" | "no" => Ok(false),
+        _ => Err(format!("{what}: '{v}' is not true or false")),
+    }
+}
+
+/// Builds one engine from its `--engine` pairs and the `--each` pairs (engine pairs win).
+fn engine(each: &[(String, String)], own: &[(String, String)]) -> Result<EngineConfig, String> {
+    let mut name = None;
+    let mut cmd = None;
+    let mut builtin = None;
+    let mut args = Vec::new();
+    let mut dir = None;
+    let mut options: Vec<(String, String)> = Vec::new();
+    let mut limits = Limits::default();
+    let mut timemargin_ms = None;
+    for (k, v) in each.iter().chain(own) {
+        let what = format!("--engine {k}");
+        match k.as_str() {
+            "name" => name = Some(v.clone()),
+            "cmd" => cmd = Some(v.clone()),
+            "builtin" => {
+                builtin = Some(match v.as_str() {
+                    "random" => BuiltinKind::Random,
+                    "greedy" => BuiltinKind::Greedy,
+                    _ => return Err(format!("unknown built-in player '{v}' (random, greedy)")),
+                })
+            }
+            "args" => args = v.split_whitespace().map(str::to_string).collect(),
+            "dir" => dir = Some(PathBuf::from(v)),
+            "tc" => limits.tc = Some(v.parse()?),
+            "st" => limits.movetime_ms = Some(seconds_to_ms(v).map_err(|e| format!("st: {e}"))?),
+            "depth" | "plies" => limits.depth = Some(num(&what, v)?),
+            "nodes" => limits.nodes = Some(num(&what, v)?),
+            "timemargin" => timemargin_ms = Some(num(&what, v)?),
+            "proto" if v == "uci" => {}
+            _ => match k.strip_prefix("option.") {
+                Some(o) if !o.is_empty() => {
+                    options.retain(|(n, _)| !n.eq_ignore_ascii_case(o));
+                    options.push((o.to_string(), v.clone()));
+                }
+                _ => return Err(format!("--engine: unknown key '{k}'")),
+            },
+        }
+    }
+    let kind = match (cmd, builtin) {
+        (Some(_), Some(_)) => return Err("--engine: give cmd= or builtin=, not both".into()),
+        (None, None) => return Err("--engine: cmd= or builtin= is missing".into()),
+        (Some(cmd), None) => EngineKind::Process { cmd, args, dir },
+        (None, Some(b)) => EngineKind::Builtin(b),
+    };
+    let name = name.unwrap_or_else(|| match &kind {
+        EngineKind::Process { cmd, .. } => std::path::Path::new(cmd)
+            .file_name()
+            .map(|f| f.to_string_lossy().to_string())
+            .unwrap_or(cmd.clone()),
+        EngineKind::Builtin(b) => b.name().to_string(),
+    });
+    if matches!(kind, EngineKind::Process { .. }) && !limits.any() {
+        return Err(format!(
+            "engine '{name}' has no limit: give tc=, st=, depth= or nodes= (in --engine or --each)"
+        ));
+    }
+    Ok(EngineConfig {
+        name,
+        kind,
+        options,
+        limits,
+        timemargin_ms,
+    })
+}
+
+/// Parses the arguments after `strata match`. `Ok(None)` means help was asked for.
+pub fn parse(args: &[String]) -> Result<Option<MatchConfig>, String> {
+    let groups = groups(args)?;
+    if groups.iter().any(|g| g.flag == "help" || g.flag == "h") {
+        return Ok(None);
+    }
+    let mut each = Vec::new();
+    let mut engines_kv = Vec::new();
+    let mut cfg = MatchConfig {
+        engines: Vec::new(),
+        variant: Variant::Chess,
+        games: 2,
+        concurrency: 1,
+        openings: OpeningsConfig::default(),
+        seed: 1,
+        pgnout: None,
+        event: "strata match".into(),
+        sprt: None,
+        draw: None,
+        resign: None,
+        maxmoves: None,
+        timemargin_ms: 0,
+        stall_timeout_ms: 60_000,
+        ratinginterval: 10,
+        output: OutputFormat::Fastchess,
+        report_penta: true,
+    };
+    let mut games = None;
+    let mut rounds = None;
+    let mut opening_seed = None;
+    for g in &groups {
+        let f = g.flag.as_str();
+        match f {
+            "engine" => engines_kv.push(key_values(g)?),
+            "each" => each.extend(key_values(g)?),
+            "variant" => {
+                let v = single(g)?;
+                cfg.variant = Variant::from_name(v).ok_or(format!("unknown variant '{v}'"))?;
+                if !cfg.variant.is_implemented() {
+                    return Err(format!("variant '{v}' is not implemented yet"));
+                }
+            }
+            "games" => games = Some(num::<usize>("--games", single(g)?)?),
+            "rounds" => rounds = Some(num::<usize>("--rounds", single(g)?)?),
+            "concurrency" => cfg.concurrency = num("--concurrency", single(g)?)?,
+            "seed" => cfg.seed = num("--seed", single(g)?)?,
+            "event" => cfg.event = g.values.join(" "),
+            "timemargin" => cfg.timemargin_ms = num("--timemargin", single(g)?)?,
+            "stalltimeout" => cfg.stall_timeout_ms = num("--stalltimeout", single(g)?)?,
+            "ratinginterval" => cfg.ratinginterval = num("--ratinginterval", single(g)?)?,
+            "maxmoves" => cfg.maxmoves = Some(num("--maxmoves", single(g)?)?),
+            "recover" => {}
+            "pgnout" => {
+                for v in &g.values {
+                    match v.split_once('=') {
+                        Some(("file", p)) => cfg.pgnout = Some(PathBuf::from(p)),
+                        Some((k, _)) => return Err(format!("--pgnout: unknown key '{k}'")),
+                        None => cfg.pgnout = Some(PathBuf::from(v)),
+                    }
+                }
+                if cfg.pgnout.is_none() {
+                    return Err("--pgnout: the file is missing".into());
+                }
+            }
+            "openings" => {
+                for (k, v) in key_values(g)? {
+                    let o = &mut cfg.openings;
+                    match k.as_str() {
+                        "file" => {
+                            o.pgn |= v.ends_with(".pgn");
+                            o.file = Some(PathBuf::from(v));
+                        }
+                        "format" => match v.as_str() {
+                            "pgn" => o.pgn = true,
+                            "epd" | "fen" => o.pgn = false,
+                            _ => return Err(format!("--openings: unknown format '{v}'")),
+                        },
+                        "order" => match v.as_str() {
+                            "random" => o.random_order = true,
+                            "sequential" => o.random_order = false,
+                            _ => return Err(format!("--openings: unknown order '{v}'")),
+                        },
+                        "start" => {
+                            o.start = num::<usize>("--openings start", &v)?.saturating_sub(1)
+                        }
+                        "plies" => o.plies = Some(num("--openings plies", &v)?),
+                        "random-plies" => o.random_plies = num("--openings random-plies", &v)?,
+                        "seed" => opening_seed = Some(num("--openings seed", &v)?),
+                        "policy" => {}
+                        _ => return Err(format!("--openings: unknown key '{k}'")),
+                    }
+                }
+            }
+            "sprt" => {
+                let mut s = Sprt {
+                    elo0: 0.0,
+                    elo1: 5.0,
+                    alpha: 0.05,
+                    beta: 0.05,
+                    model: SprtModel::Normalized,
+                };
+                for (k, v) in key_values(g)? {
+                    let what = format!("--sprt {k}");
+                    match k.as_str() {
+                        "elo0" => s.elo0 = num(&what, &v)?,
+                        "elo1" => s.elo1 = num(&what, &v)?,
+                        "alpha" => s.alpha = num(&what, &v)?,
+                        "beta" => s.beta = num(&what, &v)?,
+                        "model" => s.model = v.parse()?,
+                        _ => return Err(format!("--sprt: unknown key '{k}'")),
+                    }
+                }
+                s.validate()?;
+                cfg.sprt = Some(s);
+            }
+            "draw" => {
+                let mut d = DrawAdjudication {
+                    movenumber: 0,
+                    movecount: 1,
+                    score: 0,
+                };
+                for (k, v) in key_values(g)? {
+                    let what = format!("--draw {k}");
+                    match k.as_str() {
+                        "movenumber" => d.movenumber = num(&what, &v)?,
+                        "movecount" => d.movecount = num(&what, &v)?,
+                        "score" => d.score = num(&what, &v)?,
+                        _ => return Err(format!("--draw: unknown key '{k}'")),
+                    }
+                }
+                cfg.draw = Some(d);
+            }
+            "resign" => {
+                let mut r = ResignAdjudication {
+                    movecount: 1,
+                    score: 1000,
+                    twosided: false,
+                };
+                for (k, v) in key_values(g)? {
+                    let what = format!("--resign {k}");
+                    match k.as_str() {
+                        "movecount" => r.movecount = num(&what, &v)?,
+                        "score" => r.score = num::<i32>(&what, &v)?.abs(),
+                        "twosided" => r.twosided = boolean(&what, &v)?,
+                        _ => return Err(format!("--resign: unknown key '{k}'")),
+                    }
+                }
+                cfg.resign = Some(r);
+            }
+            "output" => {
+                for (k, v) in key_values(g)? {
+                    match (k.as_str(), v.as_str()) {
+                        ("format", "fastchess") => cfg.output = OutputFormat::Fastchess,
+                        ("format", "cutechess") => cfg.output = OutputFormat::Cutechess,
+                        _ => return Err(format!("--output: unknown {k} '{v}'")),
+                    }
+                }
+            }
+            "report" => {
+                for (k, v) in key_values(g)? {
+                    match k.as_str() {
+                        "penta" => cfg.report_penta = boolean("--report penta", &v)?,
+                        _ => return Err(format!("--report: unknown key '{k}'")),
+                    }
+                }
+            }
+            _ => {
+                return Err(format!(
+                    "unknown option '{}' (see strata match --help)",
+                    g.flag
+                ));
+            }
+        }
+    }
+    if engines_kv.len() != 2 {
+        return Err(format!(
+            "a match needs exactly two --engine options, got {}",
+            engines_kv.len()
+        ));
+    }
+    for kv in &engines_kv {
+        cfg.engines.push(engine(&each, kv)?);
+    }
+    if cfg.engines[0].name == cfg.engines[1].name {
+        cfg.engines[1].name.push_str("-2");
+    }
+    cfg.games = match (games, rounds) {
+        (Some(g), Some(r)) => g * r,
+        (Some(g), None) => g,
+        (None, Some(r)) => 2 * r,
+        (None, None) => 2,
+    };
+    if cfg.games == 0 {
+        return Err("no games to play".into());
+    }
+    if cfg.concurrency == 0 {
+        return Err("--concurrency must be at least 1".into());
+    }
+    if cfg.ratinginterval == 0 {
+        cfg.ratinginterval = usize::MAX;
+    }
+    if let Some(s) = opening_seed {
+        cfg.seed = s;
+    }
+    if let Some(s) = &cfg.sprt
+        && s.model == SprtModel::Bayesian
+    {
+        // BayesElo has no pentanomial form (as in fastchess).
+        cfg.report_penta = false;
+    }
+    Ok(Some(cfg))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn argv(s: &str) -> Vec<String> {
+        s.split_whitespace().map(str::to_string).collect()
+    }
+
+    #[test]
+    fn the_issue_example_parses() {
+        let cfg = parse(&argv(
+            "--engine cmd=./strata name=new option.Hash=64 --engine cmd=stockfish name=sf \
+             --each tc=10+0.1 --variant chess --games 100 --concurrency 2 \
+             --openings random-plies=8 seed=1 --pgnout file=games.pgn \
+             --sprt elo0=0 elo1=10 alpha=0.05 beta=0.05",
+        ))
+        .unwrap()
+        .unwrap();
+        assert_eq!(cfg.engines.len(), 2);
+        assert_eq!(cfg.engines[0].name, "new");
+        assert_eq!(cfg.engines[0].options, vec![("Hash".into(), "64".into())]);
+        assert_eq!(cfg.engines[1].limits.tc.unwrap().inc_ms, 100);
+        assert_eq!((cfg.games, cfg.concurrency), (100, 2));
+        assert_eq!(cfg.openings.random_plies, 8);
+        assert_eq!(cfg.sprt.unwrap().elo1, 10.0);
+        assert_eq!(cfg.pgnout, Some(PathBuf::from("games.pgn")));
+    }
+
+    #[test]
+    fn engine_keys_and_errors() {
+        let cfg = parse(&argv(
+            "-engine builtin=random -engine cmd=x st=0.1 depth=3 nodes=500 timemargin=20 \
+             -rounds 3 -draw movenumber=40 movecount=8 score=10 -resign movecount=3 score=-600",
+        ))
+        .unwrap()
+        .unwrap();
+        assert_eq!(
+            cfg.engines[0].kind,
+            EngineKind::Builtin(BuiltinKind::Random)
+        );
+        let l = cfg.engines[1].limits;
+        assert_eq!(
+            (l.movetime_ms, l.depth, l.nodes),
+            (Some(100), Some(3), Some(500))
+        );
+        assert_eq!(l.to_string(), "0.1/move 3 plies 500 nodes");
+        assert_eq!(cfg.games, 6);
+        assert_eq!(cfg.resign.unwrap().score, 600);
+        assert!(
+            parse(&argv("--engine cmd=a --engine cmd=b"))
+                .unwrap_err()
+                .contains("no limit")
+        );
+        assert!(
+            parse(&argv("--engine cmd=a tc=1"))
+                .unwrap_err()
+                .contains("exactly two")
+        );
+        assert!(
+            parse(&argv("--frob 1"))
+                .unwrap_err()
+                .contains("unknown option")
+        );
+        assert!(parse(&argv("--variant checkers")).is_err());
+        assert!(parse(&argv("--help")).unwrap().is_none());
+    }
+}

@@ -1,0 +1,155 @@
+//! Thinking limits: a clock (`tc=[moves/]seconds[+increment]`), a fixed time per move, a
+//! depth and a node count, as `--engine` and `--each` give them.
+
+use std::str::FromStr;
+
+/// A time control: `[moves/]seconds[+increment]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeControl {
+    /// Moves per period (`40/...`); `None` = the whole game.
+    pub moves: Option<u32>,
+    /// Time per period in ms.
+    pub base_ms: u64,
+    /// Increment per move in ms.
+    pub inc_ms: u64,
+}
+
+/// Seconds (`60`, `0.5`, or `1:30`) to ms.
+pub(crate) fn seconds_to_ms(s: &str) -> Result<u64, String> {
+    let secs = match s.split_once(':') {
+        Some((m, sec)) => {
+            let m: f64 = m.parse().map_err(|_| format!("bad time '{s}'"))?;
+            let sec: f64 = sec.parse().map_err(|_| format!("bad time '{s}'"))?;
+            m * 60.0 + sec
+        }
+        None => s.parse::<f64>().map_err(|_| format!("bad time '{s}'"))?,
+    };
+    if !(secs.is_finite() && secs >= 0.0) {
+        return Err(format!("bad time '{s}'"));
+    }
+    Ok((secs * 1000.0).round() as u64)
+}
+
+fn ms_to_seconds(ms: u64) -> String {
+    format!("{}", ms as f64 / 1000.0)
+}
+
+impl FromStr for TimeControl {
+    type Err = String;
+    fn from_str(s: &str) -> Result<TimeControl, String> {
+        let (moves, rest) = match s.split_once('/') {
+            Some((m, r)) => (
+                Some(
+                    m.parse::<u32>()
+                        .ok()
+                        .filter(|&m| m > 0)
+                        .ok_or(format!("tc '{s}': bad move count '{m}'"))?,
+                ),
+                r,
+            ),
+            None => (None, s),
+        };
+        let (base, inc) = match rest.split_once('+') {
+            Some((b, i)) => (b, Some(i)),
+            None => (rest, None),
+        };
+        let base_ms = seconds_to_ms(base).map_err(|e| format!("tc '{s}': {e}"))?;
+        let inc_ms = match inc {
+            Some(i) => seconds_to_ms(i).map_err(|e| format!("tc '{s}': {e}"))?,
+            None => 0,
+        };
+        if base_ms == 0 && inc_ms == 0 {
+            return Err(format!("tc '{s}': no time at all"));
+        }
+        Ok(TimeControl {
+            moves,
+            base_ms,
+            inc_ms,
+        })
+    }
+}
+
+impl std::fmt::Display for TimeControl {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if let Some(m) = self.moves {
+            write!(f, "{m}/")?;
+        }
+        write!(f, "{}", ms_to_seconds(self.base_ms))?;
+        if self.inc_ms > 0 {
+            write!(f, "+{}", ms_to_seconds(self.inc_ms))?;
+        }
+        Ok(())
+    }
+}
+
+/// How long an engine may think: any combination of a clock, a fixed time per move, a depth
+/// and a node count (all that are set go into `go`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// A clock.
+    pub tc: Option<TimeControl>,
+    /// Fixed time per move in ms (`st=`).
+    pub movetime_ms: Option<u64>,
+    /// Fixed depth in plies.
+    pub depth: Option<u32>,
+    /// Fixed node count.
+    pub nodes: Option<u64>,
+}
+
+impl Limits {
+    /// Whether the engine plays against a clock (and so can lose on time).
+    pub fn timed(&self) -> bool {
+        self.tc.is_some() || self.movetime_ms.is_some()
+    }
+
+    /// Whether any limit is set.
+    pub fn any(&self) -> bool {
+        self.timed() || self.depth.is_some() || self.nodes.is_some()
+    }
+}
+
+impl std::fmt::Display for Limits {
+    /// As fastchess prints it in its results header (`10+0.1`, `0.1/move`, `8 plies`, ...).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut parts = Vec::new();
+        if let Some(tc) = self.tc {
+            parts.push(tc.to_string());
+        }
+        if let Some(st) = self.movetime_ms {
+            parts.push(format!("{}/move", ms_to_seconds(st)));
+        }
+        if let Some(d) = self.depth {
+            parts.push(format!("{d} plies"));
+        }
+        if let Some(n) = self.nodes {
+            parts.push(format!("{n} nodes"));
+        }
+        write!(f, "{}", parts.join(" "))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn time_controls() {
+        let tc: TimeControl = "40/60+0.6".parse().unwrap();
+        assert_eq!(
+            tc,
+            TimeControl {
+                moves: Some(40),
+                base_ms: 60_000,
+                inc_ms: 600
+            }
+        );
+        assert_eq!(tc.to_string(), "40/60+0.6");
+        assert_eq!(
+            "10+0.1".parse::<TimeControl>().unwrap().to_string(),
+            "10+0.1"
+        );
+        assert_eq!("1:30".parse::<TimeControl>().unwrap().base_ms, 90_000);
+        assert!("0+0".parse::<TimeControl>().is_err());
+        assert!("x/10".parse::<TimeControl>().is_err());
+    }
+}

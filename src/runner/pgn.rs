@@ -1,0 +1,311 @@
+//! Game records in PGN: the tags (with `Variant`, and `FEN`/`SetUp` when a game does not start
+//! from the variant's standard position), the moves in the protocol's notation with
+//! cutechess-style comments (`{+0.35/12 0.105s}`, `{book}`), the result and the
+//! termination; and a reader for such files (openings, and replaying games in tests).
+
+use std::time::{Duration, UNIX_EPOCH};
+
+use super::game::GameRecord;
+use crate::rules::piece::Colour;
+use crate::rules::{AnyGame, Game, Variant};
+
+/// The civil date (year, month, day) of a day count since 1970-01-01 (Gregorian calendar;
+/// H. Hinnant's `civil_from_days`).
+fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    (yoe + era * 400 + i64::from(m <= 2), m, d)
+}
+
+fn escape(s: &str) -> String {
+    s.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+fn hms(d: Duration) -> String {
+    let s = d.as_secs();
+    format!("{:02}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
+}
+
+/// One game as PGN text (ending with an empty line).
+pub fn write_game(rec: &GameRecord, event: &str) -> String {
+    let secs = rec
+        .started
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs() as i64)
+        .unwrap_or(0);
+    let (y, m, d) = civil_from_days(secs.div_euclid(86_400));
+    let t = secs.rem_euclid(86_400);
+    let mut tags: Vec<(&str, String)> = vec![
+        ("Event", event.to_string()),
+        ("Site", "?".into()),
+        ("Date", format!("{y:04}.{m:02}.{d:02}")),
+        ("Round", rec.round.to_string()),
+    ];
+    for (c, name) in rec.names.iter().enumerate() {
+        tags.push((Colour(c as u8).name(), name.clone()));
+    }
+    tags.push(("Result", rec.result.pgn().into()));
+    tags.push(("Variant", rec.variant.name().into()));
+    if rec.custom_start {
+        tags.push(("FEN", rec.start_fen.clone()));
+        tags.push(("SetUp", "1".into()));
+    }
+    if rec.time_controls.iter().all(|t| *t == rec.time_controls[0]) {
+        tags.push(("TimeControl", rec.time_controls[0].clone()));
+    } else {
+        for (c, tc) in rec.time_controls.iter().enumerate() {
+            let tag = match c {
+                0 => "WhiteTimeControl",
+                1 => "BlackTimeControl",
+                2 => "GoldTimeControl",
+                _ => "SilverTimeControl",
+            };
+            tags.push((tag, tc.clone()));
+        }
+    }
+    tags.push((
+        "UTCTime",
+        format!("{:02}:{:02}:{:02}", t / 3600, t / 60 % 60, t % 60),
+    ));
+    tags.push(("GameDuration", hms(rec.duration)));
+    tags.push(("PlyCount", rec.moves.len().to_string()));
+    tags.push(("Termination", rec.termination.pgn().into()));
+    let mut out = String::new();
+    for (k, v) in tags {
+        out.push_str(&format!("[{k} \"{}\"]\n", escape(&v)));
+    }
+    out.push('\n');
+
+    let mut tokens: Vec<String> = Vec::new();
+    let mut last_number = None;
+    for m in &rec.moves {
+        if m.colour.idx() == 0 || last_number != Some(m.number) {
+            let dots = if m.colour.idx() == 0 { "." } else { "..." };
+            tokens.push(format!("{}{dots}", m.number));
+        }
+        last_number = Some(m.number);
+        tokens.push(m.name.clone());
+        if m.book {
+            tokens.push("{book}".into());
+            continue;
+        }
+        let mut comment = Vec::new();
+        if let Some(s) = m.info.score {
+            comment.push(match m.info.depth {
+                Some(d) => format!("{}/{d}", s.pgn()),
+                None => s.pgn(),
+            });
+        }
+        comment.push(format!("{:.3}s", m.time_ms as f64 / 1000.0));
+        tokens.push(format!("{{{}}}", comment.join(" ")));
+    }
+    tokens.push(format!("{{{}}}", rec.reason));
+    tokens.push(rec.result.pgn().into());
+    let mut line = String::new();
+    for t in tokens {
+        if !line.is_empty() && line.len() + 1 + t.len() > 80 {
+            out.push_str(&line);
+            out.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(&t);
+    }
+    out.push_str(&line);
+    out.push_str("\n\n");
+    out
+}
+
+/// A game read from PGN.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PgnGame {
+    /// Tags in order.
+    pub tags: Vec<(String, String)>,
+    /// Moves (the tokens of the main line that are not numbers, comments or results).
+    pub moves: Vec<String>,
+    /// The comments, in order.
+    pub comments: Vec<String>,
+    /// The game termination marker, if present.
+    pub result: Option<String>,
+}
+
+impl PgnGame {
+    /// The value of tag `name`.
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// Plays the game through the rules layer: its variant (`Variant` tag, chess without
+    /// one), its start (`FEN` tag), every move checked. Returns the final position.
+    pub fn replay(&self) -> Result<AnyGame, String> {
+        let variant = match self.tag("Variant") {
+            None => Variant::Chess,
+            Some(v) if v.eq_ignore_ascii_case("standard") => Variant::Chess,
+            Some(v) => {
+                Variant::from_name(&v.to_lowercase()).ok_or(format!("unknown variant '{v}'"))?
+            }
+        };
+        let mut g = match self.tag("FEN") {
+            Some(f) => AnyGame::from_fen(variant, f)?,
+            None => AnyGame::startpos(variant)?,
+        };
+        for (i, m) in self.moves.iter().enumerate() {
+            let mv = g
+                .parse_move(m)
+                .map_err(|e| format!("ply {}: {e} in {}", i + 1, g.fen()))?;
+            g.make(mv);
+        }
+        Ok(g)
+    }
+}
+
+fn is_result(t: &str) -> bool {
+    matches!(t, "1-0" | "0-1" | "1/2-1/2" | "*")
+}
+
+/// Reads every game of a PGN text. Variations (`( ... )`) and NAGs are skipped; move
+/// numbers (`12.`, `12...`) are dropped; everything else in the movetext is a move.
+pub fn read_games(text: &str) -> Vec<PgnGame> {
+    let mut games = Vec::new();
+    let mut cur = PgnGame::default();
+    let mut in_moves = false;
+    let mut chars = text.chars().peekable();
+    let mut depth = 0usize;
+    let mut word = String::new();
+    let flush_word = |word: &mut String, cur: &mut PgnGame, depth: usize| {
+        if word.is_empty() {
+            return;
+        }
+        let w = std::mem::take(word);
+        if depth > 0 || w.starts_with('$') {
+            return;
+        }
+        // Strip a move number glued to the move (`1.e2e4`).
+        let w = match w.find('.') {
+            Some(i) if w[..i].chars().all(|c| c.is_ascii_digit()) => {
+                w[i..].trim_start_matches('.').to_string()
+            }
+            _ => w,
+        };
+        if w.is_empty() {
+            return;
+        }
+        if is_result(&w) {
+            cur.result = Some(w);
+        } else {
+            cur.moves.push(w);
+        }
+    };
+    while let Some(c) = chars.next() {
+        match c {
+            '[' if depth == 0 && word.is_empty() => {
+                // A tag after movetext starts the next game (one without a result marker).
+                if in_moves {
+                    games.push(std::mem::take(&mut cur));
+                }
+                let mut tag = String::new();
+                for d in chars.by_ref() {
+                    if d == ']' {
+                        break;
+                    }
+                    tag.push(d);
+                }
+                if let Some((k, v)) = tag.split_once(char::is_whitespace) {
+                    let v = v.trim();
+                    let v = v.strip_prefix('"').unwrap_or(v);
+                    let v = v.strip_suffix('"').unwrap_or(v);
+                    cur.tags
+                        .push((k.to_string(), v.replace("\\\"", "\"").replace("\\\\", "\\")));
+                }
+                in_moves = false;
+            }
+            '{' => {
+                flush_word(&mut word, &mut cur, depth);
+                let mut comment = String::new();
+                for d in chars.by_ref() {
+                    if d == '}' {
+                        break;
+                    }
+                    comment.push(d);
+                }
+                if depth == 0 {
+                    cur.comments.push(comment);
+                }
+                in_moves = true;
+            }
+            ';' => {
+                flush_word(&mut word, &mut cur, depth);
+                for d in chars.by_ref() {
+                    if d == '\n' {
+                        break;
+                    }
+                }
+            }
+            '(' => {
+                flush_word(&mut word, &mut cur, depth);
+                depth += 1;
+            }
+            ')' => {
+                flush_word(&mut word, &mut cur, depth);
+                depth = depth.saturating_sub(1);
+            }
+            c if c.is_whitespace() => {
+                let had_result = {
+                    flush_word(&mut word, &mut cur, depth);
+                    cur.result.is_some()
+                };
+                if had_result {
+                    games.push(std::mem::take(&mut cur));
+                    in_moves = false;
+                }
+            }
+            c => {
+                word.push(c);
+                in_moves = true;
+            }
+        }
+    }
+    flush_word(&mut word, &mut cur, depth);
+    if !cur.moves.is_empty() || !cur.tags.is_empty() || cur.result.is_some() {
+        games.push(cur);
+    }
+    games
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates() {
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        assert_eq!(civil_from_days(19_723), (2024, 1, 1));
+        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
+    }
+
+    #[test]
+    fn reads_games_with_comments_numbers_and_variations() {
+        let text = "[Event \"a \\\"b\\\"\"]\n[Variant \"pole\"]\n\n1. e2e4 {book} e7e5 {+0.10/3 0.001s}\n\
+                    2. g1f3 (2. f2f4 e5f4) 2... b8c6 $1 ; rest\n3.O@e4 {White wins} 1-0\n\n\
+                    [Event \"next\"]\n\n1. d2d4 *\n";
+        let g = read_games(text);
+        assert_eq!(g.len(), 2);
+        assert_eq!(g[0].tag("Event"), Some("a \"b\""));
+        assert_eq!(g[0].moves, vec!["e2e4", "e7e5", "g1f3", "b8c6", "O@e4"]);
+        assert_eq!(g[0].result.as_deref(), Some("1-0"));
+        assert_eq!(g[0].comments.len(), 3);
+        assert_eq!(g[1].moves, vec!["d2d4"]);
+        assert_eq!(g[1].result.as_deref(), Some("*"));
+    }
+}

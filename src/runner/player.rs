@@ -1,0 +1,155 @@
+//! What the referee talks to: a player that is asked for a move and answers with one (or
+//! fails to). Engine processes and built-in players both implement [`Player`], so they play
+//! through the same referee.
+
+use std::time::Duration;
+
+use crate::rules::AnyGame;
+
+/// A score as an engine reports it, from the point of view of the side that moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EngineScore {
+    /// Centipawns.
+    Cp(i32),
+    /// Mate in this many moves (negative: being mated).
+    Mate(i32),
+}
+
+impl EngineScore {
+    /// Centipawns, with mates as huge values (for adjudication thresholds).
+    pub fn centipawns(self) -> i32 {
+        match self {
+            EngineScore::Cp(c) => c,
+            EngineScore::Mate(m) if m > 0 => 100_000 - m,
+            EngineScore::Mate(m) => -100_000 - m,
+        }
+    }
+
+    /// As cutechess writes it in PGN comments: `+0.35`, `-1.20`, `+M3`, `-M2`.
+    pub fn pgn(self) -> String {
+        match self {
+            EngineScore::Cp(c) => format!("{:+.2}", c as f64 / 100.0),
+            EngineScore::Mate(m) if m > 0 => format!("+M{m}"),
+            EngineScore::Mate(m) => format!("-M{}", -m),
+        }
+    }
+}
+
+/// What the last `info` lines of a search said.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SearchInfo {
+    /// The score.
+    pub score: Option<EngineScore>,
+    /// The depth.
+    pub depth: Option<u32>,
+    /// Nodes searched.
+    pub nodes: Option<u64>,
+}
+
+impl SearchInfo {
+    /// Reads the fields of one `info` line into `self` (later lines win; bound-only scores
+    /// are kept too, as fastchess does).
+    pub fn update(&mut self, line: &str) {
+        let t: Vec<&str> = line.split_whitespace().collect();
+        if t.first() != Some(&"info") || t.get(1) == Some(&"string") {
+            return;
+        }
+        let mut i = 1;
+        while i < t.len() {
+            match t[i] {
+                "depth" => self.depth = t.get(i + 1).and_then(|v| v.parse().ok()).or(self.depth),
+                "nodes" => self.nodes = t.get(i + 1).and_then(|v| v.parse().ok()).or(self.nodes),
+                "score" => {
+                    let v = t.get(i + 2).and_then(|v| v.parse::<i32>().ok());
+                    match (t.get(i + 1), v) {
+                        (Some(&"cp"), Some(v)) => self.score = Some(EngineScore::Cp(v)),
+                        (Some(&"mate"), Some(v)) => self.score = Some(EngineScore::Mate(v)),
+                        _ => {}
+                    }
+                    i += 1;
+                }
+                // Everything after `pv` or `string` is moves or text.
+                "pv" | "string" => break,
+                _ => {}
+            }
+            i += 1;
+        }
+    }
+}
+
+/// One request for a move.
+pub struct Turn<'a> {
+    /// The position (for built-in players).
+    pub game: &'a AnyGame,
+    /// The `position ...` command.
+    pub position: &'a str,
+    /// The `go ...` command.
+    pub go: &'a str,
+    /// How long to wait for the answer before giving up.
+    pub wait: Duration,
+}
+
+/// How a request for a move ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Reply {
+    /// The player named a move (not yet checked).
+    Move(String),
+    /// No answer in time.
+    Timeout,
+    /// The player died (its process ended or its pipe broke).
+    Crashed,
+}
+
+/// A reply with its timing and search information.
+#[derive(Clone, Debug)]
+pub struct Answer {
+    /// The reply.
+    pub reply: Reply,
+    /// Time from `go` to `bestmove`.
+    pub elapsed: Duration,
+    /// The last search information.
+    pub info: SearchInfo,
+}
+
+/// Something that plays moves.
+pub trait Player: Send {
+    /// Its name.
+    fn name(&self) -> &str;
+
+    /// Prepares for game `game_id` (`ucinewgame` and a `readyok` handshake). An error means
+    /// the player is unusable (the caller restarts it).
+    fn new_game(&mut self, game_id: u64) -> Result<(), String>;
+
+    /// Asks for a move.
+    fn think(&mut self, turn: &Turn) -> Answer;
+
+    /// After a [`Reply::Timeout`]: makes the player usable again (`stop`, then a handshake
+    /// within a short grace time; a restart if that fails).
+    fn recover(&mut self) -> Result<(), String>;
+
+    /// After a [`Reply::Crashed`] or a failed handshake: starts the player afresh.
+    fn restart(&mut self) -> Result<(), String>;
+
+    /// Ends the player at the end of the match (an engine gets `quit`).
+    fn close(self: Box<Self>) {}
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn info_lines() {
+        let mut i = SearchInfo::default();
+        i.update("info depth 7 seldepth 9 multipv 1 score cp -35 nodes 1234 nps 1 pv e2e4 e7e5");
+        assert_eq!(i.score, Some(EngineScore::Cp(-35)));
+        assert_eq!((i.depth, i.nodes), (Some(7), Some(1234)));
+        i.update("info depth 8 score mate 3 lowerbound nodes 2000");
+        assert_eq!(i.score, Some(EngineScore::Mate(3)));
+        i.update("info string depth 99");
+        assert_eq!(i.depth, Some(8));
+        assert_eq!(EngineScore::Cp(-120).pgn(), "-1.20");
+        assert_eq!(EngineScore::Mate(-2).pgn(), "-M2");
+        assert!(EngineScore::Mate(5).centipawns() > 90_000);
+    }
+}

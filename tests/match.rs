@@ -1,0 +1,632 @@
+//! `strata match` end to end: real matches of a few games with small limits, refereed by the
+//! rules layer. Engines are the built `strata` binary, fake engines (shell scripts wrapping
+//! it that misbehave on purpose), the built-in players, and Stockfish / Fairy-Stockfish when
+//! they are installed.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use strata::rules::{Game, GameEnd, Variant};
+use strata::runner::args::{self, MatchConfig};
+use strata::runner::game::{GameRecord, Termination};
+use strata::runner::pgn::{self, PgnGame};
+use strata::runner::{MatchSummary, run};
+
+const STRATA: &str = env!("CARGO_BIN_EXE_strata");
+
+/// A scratch directory, removed at the end of the test.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(name: &str) -> Scratch {
+        let dir = std::env::temp_dir().join(format!("strata-match-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        Scratch(dir)
+    }
+
+    fn path(&self, file: &str) -> String {
+        self.0.join(file).to_string_lossy().to_string()
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn argv(args: &[&str]) -> Vec<String> {
+    args.iter().map(|s| s.to_string()).collect()
+}
+
+fn config(args: &[&str]) -> MatchConfig {
+    args::parse(&argv(args))
+        .expect("arguments parse")
+        .expect("not --help")
+}
+
+/// Plays a match in-process (engines are still separate processes) and returns the summary
+/// with every game record and the printed output.
+fn play(args: &[&str]) -> (MatchSummary, String) {
+    let cfg = config(args);
+    let mut out = Vec::new();
+    let summary = run(&cfg, &mut out, true).expect("the match runs");
+    let text = String::from_utf8(out).expect("utf-8 output");
+    assert!(
+        text.ends_with("Tournament finished\n"),
+        "the match completes:\n{text}"
+    );
+    assert!(summary.error.is_none(), "{:?}", summary.error);
+    (summary, text)
+}
+
+fn read_pgn(path: &str) -> Vec<PgnGame> {
+    pgn::read_games(&std::fs::read_to_string(path).expect("the PGN file exists"))
+}
+
+/// Every game of the PGN replays through the rules layer to the final position the referee
+/// reached, carries the tags a reader needs, and a game ended by the rules has the result the
+/// rules give for its final position.
+fn check_pgn_against_records(games: &[PgnGame], records: &[GameRecord], variant: Variant) {
+    assert_eq!(games.len(), records.len(), "one PGN game per finished game");
+    for (g, r) in games.iter().zip(records) {
+        let id = format!("game {} ({})", r.id, r.reason);
+        assert_eq!(g.tag("Variant"), Some(variant.name()), "{id}");
+        assert_eq!(g.tag("Result"), Some(r.result.pgn()), "{id}");
+        assert_eq!(g.result.as_deref(), Some(r.result.pgn()), "{id}");
+        assert_eq!(g.tag("Termination"), Some(r.termination.pgn()), "{id}");
+        assert_eq!(g.tag("PlyCount"), Some(r.moves.len().to_string().as_str()));
+        assert_eq!(g.tag("FEN").is_some(), r.custom_start, "{id}");
+        assert_eq!(
+            g.comments.last().map(String::as_str),
+            Some(r.reason.as_str())
+        );
+        let end = g
+            .replay()
+            .unwrap_or_else(|e| panic!("{id}: the PGN replays: {e}"));
+        assert_eq!(
+            end.fen(),
+            r.final_fen,
+            "{id}: the PGN replays to the final position"
+        );
+        if r.termination == Termination::Normal {
+            let by_rules = end.outcome().expect("a game ended by the rules is over");
+            assert_eq!(by_rules.result_string(), r.result.pgn(), "{id}");
+            let text = match by_rules {
+                GameEnd::Win { reason, .. } | GameEnd::Draw { reason } => reason,
+            };
+            assert!(r.reason.contains(text), "{id}: {text}");
+        } else {
+            assert!(
+                end.outcome().is_none(),
+                "{id}: adjudicated while still going"
+            );
+        }
+    }
+}
+
+#[test]
+fn strata_vs_strata_in_every_variant_ends_legally_and_the_pgn_replays() {
+    for v in Variant::implemented() {
+        let dir = Scratch::new(&format!("self-{}", v.name()));
+        let pgn_path = dir.path("games.pgn");
+        let (summary, text) = play(&[
+            "--engine",
+            &format!("cmd={STRATA}"),
+            "name=strata-a",
+            "--engine",
+            &format!("cmd={STRATA}"),
+            "name=strata-b",
+            "option.Hash=4",
+            "--each",
+            "nodes=1500",
+            "--variant",
+            v.name(),
+            "--games",
+            "4",
+            "--concurrency",
+            "2",
+            "--openings",
+            "random-plies=6",
+            "seed=11",
+            "--pgnout",
+            &format!("file={pgn_path}"),
+        ]);
+        assert_eq!(summary.records.len(), 4, "{text}");
+        assert_eq!(summary.stats.games(), 4);
+        assert_eq!(summary.stats.pairs(), 2, "two complete pairs");
+        for r in &summary.records {
+            assert_eq!(
+                r.termination,
+                Termination::Normal,
+                "{}: {}",
+                v.name(),
+                r.reason
+            );
+            assert!(r.moves.iter().take(6).all(|m| m.book));
+        }
+        assert_eq!(text.matches("Finished game").count(), 4);
+        assert!(text.contains("Results of strata-a vs strata-b (1500 nodes, 1t, 16MB - 4MB"));
+        check_pgn_against_records(&read_pgn(&pgn_path), &summary.records, v);
+        // Both games of a pair start from the same opening with the colours swapped.
+        let mut by_round = std::collections::HashMap::new();
+        for r in &summary.records {
+            let book: Vec<&str> = r.moves.iter().take(6).map(|m| m.name.as_str()).collect();
+            by_round
+                .entry(r.round)
+                .or_insert_with(Vec::new)
+                .push((book, r.names.clone()));
+        }
+        for games in by_round.values() {
+            assert_eq!(games.len(), 2);
+            assert_eq!(games[0].0, games[1].0, "same opening in a pair");
+            assert_eq!(games[0].1[0], games[1].1[1], "colours swapped in a pair");
+        }
+    }
+}
+
+/// A sanity check of the engine in every variant: a small node limit must beat random moves.
+/// (The limit must let the search finish its first iterations on the largest boards: an
+/// engine that does not, answers with unsearched moves, and this test says so.)
+#[test]
+fn strata_beats_the_random_player_in_every_variant() {
+    for v in Variant::implemented() {
+        let (summary, text) = play(&[
+            "--engine",
+            &format!("cmd={STRATA}"),
+            "name=strata",
+            "nodes=20000",
+            "--engine",
+            "builtin=random",
+            "--variant",
+            v.name(),
+            "--games",
+            "2",
+            "--seed",
+            "5",
+        ]);
+        assert_eq!(summary.stats.wins, 2, "{}: {text}", v.name());
+    }
+}
+
+#[test]
+fn greedy_beats_random_without_any_engine_process() {
+    for v in Variant::implemented() {
+        let (summary, text) = play(&[
+            "--engine",
+            "builtin=greedy",
+            "--engine",
+            "builtin=random",
+            "--variant",
+            v.name(),
+            "--games",
+            "6",
+            "--seed",
+            "3",
+        ]);
+        let s = summary.stats;
+        assert!(s.wins > s.losses, "{}: {text}", v.name());
+        // Greedy reports its material balance as a score.
+        let scored = summary.records[0]
+            .moves
+            .iter()
+            .filter(|m| summary.records[0].seats[m.colour.idx()] == 0)
+            .all(|m| m.info.score.is_some());
+        assert!(scored);
+    }
+}
+
+#[test]
+fn adjudication_by_score_and_move_limit() {
+    // Greedy reports material; three moves at -5 or worse and it resigns.
+    let (summary, _) = play(&[
+        "--engine",
+        &format!("cmd={STRATA}"),
+        "nodes=3000",
+        "--engine",
+        "builtin=greedy",
+        "--games",
+        "2",
+        "--resign",
+        "movecount=3",
+        "score=500",
+    ]);
+    for r in &summary.records {
+        assert_eq!(r.termination, Termination::Adjudication, "{}", r.reason);
+        assert!(r.reason.ends_with(" resigns"), "{}", r.reason);
+        assert_eq!(r.outcome_for(0), strata::runner::stats::Outcome::Win);
+    }
+    // Both engines within 10 pawns for two moves each from the start: a draw at ply 4.
+    let (summary, _) = play(&[
+        "--engine",
+        &format!("cmd={STRATA}"),
+        "--engine",
+        &format!("cmd={STRATA}"),
+        "--each",
+        "depth=2",
+        "--games",
+        "2",
+        "--draw",
+        "movenumber=0",
+        "movecount=2",
+        "score=1000",
+    ]);
+    for r in &summary.records {
+        assert_eq!(r.reason, "Draw by adjudication");
+        assert_eq!(r.moves.len(), 4);
+    }
+    let (summary, _) = play(&[
+        "--engine",
+        "builtin=random",
+        "--engine",
+        "builtin=random",
+        "--games",
+        "2",
+        "--maxmoves",
+        "3",
+    ]);
+    for r in &summary.records {
+        assert_eq!(r.termination, Termination::Adjudication);
+        assert_eq!(r.moves.len(), 6);
+    }
+}
+
+/// Writes a fake engine: strata behind a filter that misbehaves at its `nth` `go` of every
+/// game (`ucinewgame` resets the count). `action` is shell code run at that point; `continue`
+/// swallows the `go`, and writing to fd 3 answers the runner directly.
+fn fake_engine(dir: &Scratch, name: &str, nth: u32, action: &str) -> String {
+    let path = dir.path(name);
+    let script = format!(
+        "#!/usr/bin/env bash\n\
+         # A fake engine for the match tests: {name}.\n\
+         exec 3>&1\n\
+         n=0\n\
+         while IFS= read -r line; do\n\
+         \x20 case \"$line\" in\n\
+         \x20   ucinewgame*) n=0 ;;\n\
+         \x20   go*) n=$((n+1)); if [ \"$n\" -eq {nth} ]; then {action}; fi ;;\n\
+         \x20 esac\n\
+         \x20 printf '%s\\n' \"$line\"\n\
+         done | '{STRATA}'\n"
+    );
+    std::fs::write(&path, script).expect("write the fake engine");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    path
+}
+
+/// A match of two games, strata against the fake (which plays Black, then White); every
+/// game must end with the fake's loss for `termination`, and the match must complete.
+fn fake_match(fake: &str, fake_limits: &[&str], extra: &[&str]) -> Vec<GameRecord> {
+    let fake_cmd = format!("cmd={fake}");
+    let mut args = vec![
+        "--engine",
+        &format!("cmd={STRATA}"),
+        "name=strata",
+        "nodes=1500",
+        "--engine",
+        &fake_cmd,
+        "name=fake",
+    ]
+    .into_iter()
+    .map(str::to_string)
+    .collect::<Vec<_>>();
+    args.extend(fake_limits.iter().map(|s| s.to_string()));
+    args.extend(["--games", "2"].iter().map(|s| s.to_string()));
+    args.extend(extra.iter().map(|s| s.to_string()));
+    let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (summary, text) = play(&refs);
+    assert_eq!(summary.records.len(), 2, "{text}");
+    summary.records
+}
+
+fn assert_fake_lost(records: &[GameRecord], termination: Termination, reason_end: &str) {
+    for r in records {
+        assert_eq!(r.termination, termination, "{}", r.reason);
+        assert_eq!(r.outcome_for(1), strata::runner::stats::Outcome::Loss);
+        let fake_colour = if r.seats[0] == 1 { "White" } else { "Black" };
+        assert_eq!(r.reason, format!("{fake_colour}{reason_end}"));
+        // The game went on until the fake's third move.
+        let fake_moves = r
+            .moves
+            .iter()
+            .filter(|m| r.seats[m.colour.idx()] == 1)
+            .count();
+        assert_eq!(fake_moves, 2, "{}", r.reason);
+    }
+}
+
+#[test]
+fn a_fake_engine_that_plays_an_illegal_move_loses() {
+    let dir = Scratch::new("illegal");
+    let fake = fake_engine(&dir, "illegal.sh", 3, "echo 'bestmove e4e4' >&3; continue");
+    let records = fake_match(&fake, &["nodes=1500"], &[]);
+    assert_fake_lost(
+        &records,
+        Termination::IllegalMove,
+        " makes an illegal move: e4e4",
+    );
+}
+
+#[test]
+fn a_fake_engine_that_never_answers_stalls_and_is_restarted() {
+    let dir = Scratch::new("stall");
+    let fake = fake_engine(&dir, "stall.sh", 3, "continue");
+    let records = fake_match(&fake, &["nodes=1500"], &["--stalltimeout", "700"]);
+    assert_fake_lost(&records, Termination::Stalled, "'s connection stalls");
+}
+
+#[test]
+fn a_fake_engine_that_crashes_mid_game_loses_and_is_restarted() {
+    let dir = Scratch::new("crash");
+    let fake = fake_engine(&dir, "crash.sh", 3, "exit 3");
+    let records = fake_match(&fake, &["nodes=1500"], &[]);
+    assert_fake_lost(&records, Termination::Abandoned, " disconnects");
+}
+
+#[test]
+fn a_fake_engine_that_overruns_its_clock_loses_on_time() {
+    let dir = Scratch::new("slow");
+    // With a clock: 1 s + 0.1 s and a 1.5 s pause on the third move.
+    let fake = fake_engine(&dir, "slow.sh", 3, "sleep 1.5");
+    let records = fake_match(&fake, &["tc=1+0.1"], &["--timemargin", "50"]);
+    assert_fake_lost(&records, Termination::TimeForfeit, " loses on time");
+    // With a fixed time per move: 0.1 s per move, a 0.6 s pause; over the margin it loses...
+    let fake = fake_engine(&dir, "pause.sh", 3, "sleep 0.6");
+    let records = fake_match(&fake, &["st=0.1"], &["--timemargin", "100"]);
+    assert_fake_lost(&records, Termination::TimeForfeit, " loses on time");
+    // ...and within a generous margin the late move stands.
+    let records = fake_match(&fake, &["st=0.1"], &["--timemargin", "5000"]);
+    for r in &records {
+        assert_eq!(r.termination, Termination::Normal, "{}", r.reason);
+    }
+}
+
+/// Where a peer engine is installed, if it is.
+fn installed(name: &str) -> Option<String> {
+    [format!("/usr/games/{name}"), format!("/usr/bin/{name}")]
+        .into_iter()
+        .find(|p| Path::new(p).exists())
+}
+
+/// Checks a chess PGN with python-chess as an independent reader, when it is installed.
+fn python_chess_agrees(pgn_path: &str) {
+    let script = "import sys, chess.pgn\n\
+                  f = open(sys.argv[1])\n\
+                  n = 0\n\
+                  while True:\n\
+                  \x20   g = chess.pgn.read_game(f)\n\
+                  \x20   if g is None: break\n\
+                  \x20   assert not g.errors, g.errors\n\
+                  \x20   b = g.end().board()\n\
+                  \x20   o = b.outcome(claim_draw=True)\n\
+                  \x20   if g.headers['Termination'] == 'normal':\n\
+                  \x20       assert o is not None and o.result() == g.headers['Result'], (o, g.headers)\n\
+                  \x20   n += 1\n\
+                  print(n)\n";
+    match Command::new("python3")
+        .args(["-c", script, pgn_path])
+        .output()
+    {
+        Ok(out) if out.status.success() => {}
+        Ok(out) => {
+            let err = String::from_utf8_lossy(&out.stderr);
+            if err.contains("No module named 'chess'") {
+                eprintln!("python-chess is not installed: skipping the independent PGN check");
+            } else {
+                panic!("python-chess rejects the PGN: {err}");
+            }
+        }
+        Err(_) => eprintln!("python3 is not installed: skipping the independent PGN check"),
+    }
+}
+
+#[test]
+fn strata_vs_stockfish_and_fairy_stockfish_on_chess() {
+    let mut played = 0;
+    for peer in ["stockfish", "fairy-stockfish"] {
+        let Some(path) = installed(peer) else {
+            eprintln!(
+                "{peer} is not installed (Debian: apt-get install {peer}): skipping strata vs {peer}"
+            );
+            continue;
+        };
+        let dir = Scratch::new(peer);
+        let pgn_path = dir.path("games.pgn");
+        let (summary, text) = play(&[
+            "--engine",
+            &format!("cmd={STRATA}"),
+            "name=strata",
+            "--engine",
+            &format!("cmd={path}"),
+            &format!("name={peer}"),
+            "option.Threads=1",
+            "option.Hash=16",
+            "--each",
+            "tc=1+0.02",
+            "--games",
+            "2",
+            "--timemargin",
+            "200",
+            "--openings",
+            "random-plies=2",
+            "seed=4",
+            "--pgnout",
+            &format!("file={pgn_path}"),
+        ]);
+        assert_eq!(summary.records.len(), 2, "{text}");
+        for r in &summary.records {
+            assert!(
+                matches!(
+                    r.termination,
+                    Termination::Normal | Termination::TimeForfeit
+                ),
+                "{peer}: {}",
+                r.reason
+            );
+        }
+        check_pgn_against_records(&read_pgn(&pgn_path), &summary.records, Variant::Chess);
+        python_chess_agrees(&pgn_path);
+        played += 1;
+    }
+    if played == 0 {
+        eprintln!("no peer engine installed: the peer test did nothing");
+    }
+    // A peer that cannot play the variant is refused before any game.
+    for (peer, why) in [
+        ("stockfish", "has no UCI_Variant option"),
+        (
+            "fairy-stockfish",
+            "does not list pole among its UCI_Variant values",
+        ),
+    ] {
+        if let Some(path) = installed(peer) {
+            let cfg = config(&[
+                "--engine",
+                "builtin=random",
+                "--engine",
+                &format!("cmd={path}"),
+                "depth=1",
+                "--variant",
+                "pole",
+            ]);
+            let err = run(&cfg, &mut Vec::new(), false).unwrap_err();
+            assert!(err.contains(why), "{err}");
+        }
+    }
+}
+
+#[test]
+fn the_sprt_stops_the_match_when_h1_is_accepted() {
+    let (summary, text) = play(&[
+        "--engine",
+        &format!("cmd={STRATA}"),
+        "name=strata",
+        "nodes=1000",
+        "--engine",
+        "builtin=random",
+        "--games",
+        "200",
+        "--concurrency",
+        "2",
+        "--sprt",
+        "elo0=0",
+        "elo1=10",
+        "alpha=0.05",
+        "beta=0.05",
+        "--ratinginterval",
+        "4",
+    ]);
+    let (llr, state) = summary.sprt.expect("an SPRT ran");
+    assert_eq!(state, strata::runner::stats::SprtState::H1, "{text}");
+    assert!(llr >= 2.94);
+    assert!(summary.stats.games() < 200);
+    assert!(text.contains("SPRT ([0.00, 10.00]) completed - H1 was accepted"));
+    assert!(text.contains("LLR: "), "{text}");
+    assert!(text.contains("Ptnml(0-2): [0, 0, 0, 0, "), "{text}");
+}
+
+#[test]
+fn openings_from_a_fen_file_and_from_our_own_pgn() {
+    let dir = Scratch::new("openings");
+    let epd = dir.path("openings.epd");
+    std::fs::write(
+        &epd,
+        "# two positions\n\
+         r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - bm Bb5; id \"spanish\";\n\
+         rnbqkb1r/pppppppp/5n2/8/3P4/8/PPP1PPPP/RNBQKBNR w KQkq -\n",
+    )
+    .unwrap();
+    let pgn_path = dir.path("games.pgn");
+    let common = [
+        "--engine",
+        "builtin=greedy",
+        "--engine",
+        "builtin=random",
+        "--games",
+        "4",
+    ];
+    let mut args = common.to_vec();
+    let file = format!("file={epd}");
+    let out = format!("file={pgn_path}");
+    args.extend(["--openings", &file, "--pgnout", &out]);
+    let (summary, _) = play(&args);
+    let games = read_pgn(&pgn_path);
+    check_pgn_against_records(&games, &summary.records, Variant::Chess);
+    let fens: Vec<&str> = games.iter().filter_map(|g| g.tag("FEN")).collect();
+    assert_eq!(fens.len(), 4);
+    assert!(games.iter().all(|g| g.tag("SetUp") == Some("1")));
+    // The PGN we wrote serves as an opening book: its first 3 plies.
+    let again = dir.path("again.pgn");
+    let file = format!("file={pgn_path}");
+    let out = format!("file={again}");
+    let mut args = common.to_vec();
+    args.extend(["--openings", &file, "plies=3", "--pgnout", &out]);
+    let (summary, _) = play(&args);
+    check_pgn_against_records(&read_pgn(&again), &summary.records, Variant::Chess);
+    for r in &summary.records {
+        assert_eq!(r.moves.iter().filter(|m| m.book).count(), 3);
+    }
+}
+
+#[test]
+fn the_command_line_prints_help_errors_and_results() {
+    let out = Command::new(STRATA)
+        .args(["match", "--help"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("--engine cmd=PATH"));
+    let out = Command::new(STRATA)
+        .args(["match", "--engine", "builtin=random", "--frobnicate", "3"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown option 'frobnicate'"));
+    let out = Command::new(STRATA)
+        .args([
+            "match",
+            "--engine",
+            "cmd=/nonexistent/engine",
+            "depth=1",
+            "--engine",
+            "builtin=random",
+        ])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot start"));
+    let out = Command::new(STRATA)
+        .args([
+            "match",
+            "--engine",
+            "builtin=greedy",
+            "--engine",
+            "builtin=random",
+            "--variant",
+            "pole",
+            "--games",
+            "2",
+            "--output",
+            "format=cutechess",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("Started game 1 of 2 (greedy vs random)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("Finished game 2 (random vs greedy): "),
+        "{text}"
+    );
+    assert!(text.contains("Score of greedy vs random: "), "{text}");
+    assert!(text.contains("...      White vs Black: "), "{text}");
+    assert!(text.ends_with("Finished match\n"), "{text}");
+}
