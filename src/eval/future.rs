@@ -134,6 +134,10 @@ impl Evaluate for FuturePosition {
             .and_not(b.kind(kind::PAWN) | b.kind(kind::KING))
             .any()
     }
+
+    fn defended_by(&self, cell: crate::rules::bitset::Cell, colour: Colour) -> bool {
+        self.attacked_by_team(cell, colour.team())
+    }
 }
 
 #[cfg(test)]

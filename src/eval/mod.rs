@@ -155,16 +155,32 @@ pub trait Evaluate: Game {
     /// pruning is sound.
     fn null_move_safe(&self) -> bool;
 
-    /// Static exchange evaluation of a tactical move: the material it wins once every
-    /// recapture on its target cell has been played out, in centipawns. Negative means the
-    /// move loses material. By default the value of what it captures (never negative), for
-    /// variants where exchanges are not a chain of captures on one cell (explosions, shots).
+    /// Whether a piece of `colour`'s team could recapture on `cell` (for the default
+    /// [`Evaluate::see`]). The default, "unknown", never prunes.
+    fn defended_by(
+        &self,
+        _cell: crate::rules::bitset::Cell,
+        _colour: crate::rules::piece::Colour,
+    ) -> bool {
+        false
+    }
+
+    /// Static exchange evaluation of a tactical move: the material it wins once the
+    /// recaptures on its target cell have been played out, in centipawns. Negative means the
+    /// move loses material. The default is the cheap estimate: the victim's value, minus the
+    /// capturer's when that is worth more and the victim is defended
+    /// ([`Evaluate::defended_by`]). Chess overrides it with the full swap algorithm.
     fn see(&self, mv: crate::rules::Move) -> i32 {
         let victim = self.captured_piece(mv);
-        if victim.is_some() {
-            self.piece_value(victim)
+        if victim.is_none() {
+            return 0;
+        }
+        let gain = self.piece_value(victim);
+        let attacker = self.piece_value(self.moved_piece(mv));
+        if attacker > gain && self.defended_by(mv.to(), victim.colour()) {
+            gain - attacker
         } else {
-            0
+            gain
         }
     }
 }

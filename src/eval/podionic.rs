@@ -107,6 +107,10 @@ impl Evaluate for PodionicPosition {
             .and_not(b.kind(kind::PAWN) | b.kind(kind::KING))
             .any()
     }
+
+    fn defended_by(&self, cell: crate::rules::bitset::Cell, colour: Colour) -> bool {
+        self.is_attacked(cell, colour, self.board().occupied())
+    }
 }
 
 #[cfg(test)]

@@ -32,7 +32,8 @@ pub struct Entry {
     pub mv: Move,
     /// Score (mate scores relative to the node, see `search::score_to_tt`).
     pub score: i32,
-    /// Static evaluation of the position.
+    /// Static evaluation of the position, or [`Entry::NO_EVAL`] when not stored (in check,
+    /// or outside the field's range).
     pub eval: i32,
     /// Depth of the search that produced it.
     pub depth: i32,
@@ -40,16 +41,29 @@ pub struct Entry {
     pub bound: Bound,
 }
 
-// data layout: move 27 bits | bound 2 | depth 8 | score 16 | eval 11 (eval / 8, clamped)
+impl Entry {
+    /// "No static evaluation stored".
+    pub const NO_EVAL: i32 = i32::MIN;
+}
+
+// data layout: move 27 bits | bound 2 | depth 7 | score 16 | eval 12.
+// Scores fit 16 bits (the search keeps them within +-MATE). The eval is stored exactly when it
+// lies within +-2047 and otherwise not at all (raw 0), so a cached eval is never approximate;
+// large evaluations (a 3D army is worth tens of thousands) are simply recomputed.
 const MOVE_BITS: u64 = (1 << 27) - 1;
+const EVAL_LIMIT: i32 = 2047;
 
 fn pack(e: &Entry) -> u64 {
-    let eval = ((e.eval / 8).clamp(-1023, 1023) + 1024) as u64 & 0x7ff;
+    let eval = if e.eval != Entry::NO_EVAL && e.eval.abs() <= EVAL_LIMIT {
+        (e.eval + EVAL_LIMIT + 1) as u64
+    } else {
+        0
+    };
     (e.mv.0 as u64 & MOVE_BITS)
         | (e.bound as u64) << 27
-        | ((e.depth.clamp(-1, 254) + 1) as u64) << 29
-        | ((e.score as i16 as u16) as u64) << 37
-        | eval << 53
+        | ((e.depth.clamp(-1, 126) + 1) as u64) << 29
+        | ((e.score.clamp(i16::MIN as i32, i16::MAX as i32) as i16 as u16) as u64) << 36
+        | eval << 52
 }
 
 fn unpack(data: u64) -> Entry {
@@ -59,12 +73,17 @@ fn unpack(data: u64) -> Entry {
         3 => Bound::Exact,
         _ => Bound::None,
     };
+    let eval = ((data >> 52) & 0xfff) as i32;
     Entry {
         mv: Move((data & MOVE_BITS) as u32),
         bound,
-        depth: ((data >> 29) & 0xff) as i32 - 1,
-        score: ((data >> 37) & 0xffff) as u16 as i16 as i32,
-        eval: (((data >> 53) & 0x7ff) as i32 - 1024) * 8,
+        depth: ((data >> 29) & 0x7f) as i32 - 1,
+        score: ((data >> 36) & 0xffff) as u16 as i16 as i32,
+        eval: if eval == 0 {
+            Entry::NO_EVAL
+        } else {
+            eval - EVAL_LIMIT - 1
+        },
     }
 }
 
@@ -214,6 +233,26 @@ mod tests {
         tt.store(0xDEAD_BEEF_1234_5678, e);
         assert_eq!(tt.probe(0xDEAD_BEEF_1234_5678), Some(e));
         assert_eq!(tt.probe(0xDEAD_BEEF_1234_5679), None);
+        // Evaluations are kept exactly or not at all; extreme values survive intact.
+        for (eval, back) in [
+            (2047, 2047),
+            (-2047, -2047),
+            (2048, Entry::NO_EVAL),
+            (-9000, Entry::NO_EVAL),
+        ] {
+            let e2 = Entry {
+                eval,
+                depth: 126,
+                score: 32_000,
+                ..e
+            };
+            tt.store(42, e2);
+            let got = tt.probe(42).unwrap();
+            assert_eq!(
+                (got.eval, got.depth, got.score, got.mv),
+                (back, 126, 32_000, e.mv)
+            );
+        }
         tt.clear();
         assert_eq!(tt.probe(0xDEAD_BEEF_1234_5678), None);
     }

@@ -187,6 +187,24 @@ impl<'a, G: Evaluate> Worker<'a, G> {
                 }
             }
             if self.stopped {
+                // An interrupted iteration still tells something: the moves it finished are
+                // scored (the others hold -INFINITE). With no completed iteration, its best
+                // is better than an unsearched move; later, a move that beat the previous
+                // best with an exact score at the new depth is taken.
+                let partial = &self.root_moves[0];
+                let better = partial.score > -INFINITE
+                    && (done.depth == 0
+                        || (partial.bound == Bound::Exact && partial.score > done.score));
+                if better {
+                    done = Outcome {
+                        best: Some(partial.mv),
+                        ponder: partial.pv.get(1).copied(),
+                        score: partial.score,
+                        depth: done.depth,
+                        nodes: 0,
+                        pv: partial.pv.clone(),
+                    };
+                }
                 break;
             }
             let best = &self.root_moves[0];
@@ -324,6 +342,15 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         best
     }
 
+    /// The static evaluation, kept clear of the mate scores: the armies of the 3D variants are
+    /// worth tens of thousands of centipawns, more than the distance to `MATE`.
+    #[inline(always)]
+    fn static_eval(&self) -> i32 {
+        self.pos
+            .evaluate()
+            .clamp(-MATE_BOUND + 2000, MATE_BOUND - 2000)
+    }
+
     /// Searches the current position as a child: negated when the team to move changed.
     #[inline(always)]
     fn child<const PV: bool>(
@@ -384,7 +411,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             return 0;
         }
         if ply >= MAX_PLY - 1 {
-            return self.pos.evaluate();
+            return self.static_eval();
         }
         // Mate distance pruning.
         alpha = alpha.max(-MATE + ply as i32);
@@ -415,8 +442,8 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             -INFINITE
         } else {
             match tte {
-                Some(e) if e.bound != Bound::None => e.eval,
-                _ => self.pos.evaluate(),
+                Some(e) if e.eval != Entry::NO_EVAL => e.eval,
+                _ => self.static_eval(),
             }
         };
 
@@ -570,7 +597,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             Entry {
                 mv: best_move,
                 score: score_to_tt(best, ply),
-                eval: if in_check { 0 } else { eval },
+                eval: if in_check { Entry::NO_EVAL } else { eval },
                 depth,
                 bound,
             },
@@ -593,7 +620,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             return end_score(end, team, ply);
         }
         if ply >= MAX_PLY - 1 {
-            return self.pos.evaluate();
+            return self.static_eval();
         }
         let in_check = self.pos.in_check();
         let key = self.pos.key();
@@ -618,8 +645,8 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             -INFINITE
         } else {
             let e = match tte {
-                Some(e) if e.bound != Bound::None => e.eval,
-                _ => self.pos.evaluate(),
+                Some(e) if e.eval != Entry::NO_EVAL => e.eval,
+                _ => self.static_eval(),
             };
             if e >= beta {
                 return e;
@@ -709,7 +736,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
                 Entry {
                     mv: best_move,
                     score: score_to_tt(best, ply),
-                    eval: if in_check { 0 } else { stand },
+                    eval: if in_check { Entry::NO_EVAL } else { stand },
                     depth: 0,
                     bound: if best >= beta {
                         Bound::Lower
