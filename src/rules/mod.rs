@@ -11,6 +11,7 @@ pub mod moves;
 pub mod pentaplane;
 pub mod perft;
 pub mod piece;
+pub mod placement;
 pub mod podionic;
 pub mod polyhedron;
 pub mod variant;

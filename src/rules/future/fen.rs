@@ -15,6 +15,7 @@ use super::tables::{
     COLOURS, LETTERS, Z_CASTLING, Z_ELIMINATED, Z_EP, Z_UNLOCKED, castle_bit, cell, kind,
 };
 use crate::rules::piece::{Colour, Piece};
+use crate::rules::placement;
 
 /// The start position.
 pub const START_FEN: &str = "bRbNbBbQbKbBbNbR/bPbPbPbPbPbPbPbP/8/8/8/8/wPwPwPwPwPwPwPwP/wRwNwBwQwKwBwNwR|8/8/8/8/8/8/8/8|8/8/8/8/8/8/8/8|sRsP4gPgR/sNsP4gPgN/sBsP4gPgB/sQsP4gPgQ/sKsP4gPgK/sBsP4gPgB/sNsP4gPgN/sRsP4gPgR w wKQbKQgKQsKQ - - - 0 1";
@@ -176,66 +177,25 @@ impl FuturePosition {
         Ok(p)
     }
 
-    fn read_placement(&mut self, placement: &str) -> Result<(), String> {
-        let levels: Vec<&str> = placement.split('|').collect();
-        if levels.len() != 4 {
-            return Err(format!(
-                "FEN placement has {} levels, expected 4 separated by '|'",
-                levels.len()
-            ));
-        }
-        for (z, level) in levels.iter().enumerate() {
-            let l = LEVEL_LETTERS[z];
-            let ranks: Vec<&str> = level.split('/').collect();
-            if ranks.len() != 8 {
+    fn read_placement(&mut self, text: &str) -> Result<(), String> {
+        let read_piece = |ch: char, rest: &mut placement::Chars2| -> Result<Piece, String> {
+            let Some(colour) = Colour::from_letter(ch) else {
                 return Err(format!(
-                    "FEN level {l} has {} ranks, expected 8",
-                    ranks.len()
+                    "'{ch}' is neither a digit nor a colour letter (w, b, g, s)"
                 ));
+            };
+            let Some(letter) = rest.next() else {
+                return Err(format!("colour '{ch}' without a piece letter"));
+            };
+            match LETTERS.iter().position(|&c| c == letter) {
+                Some(k) => Ok(Piece::new(k as u8, colour)),
+                None => Err(format!(
+                    "unknown piece '{ch}{letter}' (letters K Q R B N C P)"
+                )),
             }
-            for (i, text) in ranks.iter().enumerate() {
-                let y = 7 - i;
-                let at = || format!("FEN level {l} rank {}", y + 1);
-                let mut x = 0usize;
-                let mut chars = text.chars().peekable();
-                while let Some(ch) = chars.next() {
-                    if let Some(d) = ch.to_digit(10) {
-                        let mut n = d as usize;
-                        while let Some(d) = chars.peek().and_then(|c| c.to_digit(10)) {
-                            chars.next();
-                            n = (n * 10 + d as usize).min(1000);
-                        }
-                        if n == 0 || x + n > 8 {
-                            return Err(format!("{}: bad empty-cell count {n}", at()));
-                        }
-                        x += n;
-                        continue;
-                    }
-                    let Some(colour) = Colour::from_letter(ch) else {
-                        return Err(format!(
-                            "{}: '{ch}' is neither a digit nor a colour letter (w, b, g, s)",
-                            at()
-                        ));
-                    };
-                    let Some(letter) = chars.next() else {
-                        return Err(format!("{}: colour '{ch}' without a piece letter", at()));
-                    };
-                    let Some(k) = LETTERS.iter().position(|&c| c == letter) else {
-                        return Err(format!(
-                            "{}: unknown piece '{ch}{letter}' (letters K Q R B N C P)",
-                            at()
-                        ));
-                    };
-                    if x >= 8 {
-                        return Err(format!("{} is longer than 8 cells", at()));
-                    }
-                    self.board.put(cell(x, y, z), Piece::new(k as u8, colour));
-                    x += 1;
-                }
-                if x != 8 {
-                    return Err(format!("{} has {x} cells, expected 8", at()));
-                }
-            }
+        };
+        for (cell, piece) in placement::read(text, &Self::t().geo, read_piece)? {
+            self.board.put(cell, piece);
         }
         Ok(())
     }
@@ -342,31 +302,11 @@ impl FuturePosition {
     /// The position as FEN.
     pub fn to_fen(&self) -> String {
         let t = Self::t();
-        let mut levels = Vec::with_capacity(4);
-        for z in 0..4 {
-            let mut ranks = Vec::with_capacity(8);
-            for y in (0..8).rev() {
-                let mut s = String::new();
-                let mut empty = 0;
-                for x in 0..8 {
-                    let piece = self.board.piece_at(cell(x, y, z));
-                    if piece.is_none() {
-                        empty += 1;
-                        continue;
-                    }
-                    if empty > 0 {
-                        s.push_str(&empty.to_string());
-                        empty = 0;
-                    }
-                    s.push_str(&piece_token(piece));
-                }
-                if empty > 0 {
-                    s.push_str(&empty.to_string());
-                }
-                ranks.push(s);
-            }
-            levels.push(ranks.join("/"));
-        }
+        let placement_text = placement::write(
+            &t.geo,
+            |c| self.board.piece_at(c),
+            |p, out| out.push_str(&piece_token(p)),
+        );
         let mut castling = String::new();
         for c in COLOURS {
             if self.castling & (castle_bit(c, 0) | castle_bit(c, 1)) == 0 {
@@ -388,7 +328,7 @@ impl FuturePosition {
         };
         format!(
             "{} {} {castling} {ep} {} {} {} {}",
-            levels.join("|"),
+            placement_text,
             self.side.letter(),
             colours_text(self.unlocked),
             colours_text(self.eliminated),

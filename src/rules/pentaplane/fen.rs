@@ -10,6 +10,7 @@
 use super::position::PentaplanePosition;
 use super::tables::{LETTERS, kind};
 use crate::rules::piece::{Colour, Piece};
+use crate::rules::placement;
 
 /// The default start position (White chose Fortress and Bomb, Black Knight and Satellite).
 pub const START_FEN: &str =
@@ -29,64 +30,11 @@ impl PentaplanePosition {
                 fields.len()
             ));
         }
-        let levels: Vec<&str> = fields[0].split('|').collect();
-        if levels.len() != 5 {
-            return Err(format!(
-                "FEN placement has {} levels separated by '|', expected 5",
-                levels.len()
-            ));
-        }
-        for (z, level_text) in levels.iter().enumerate() {
-            let lv = LEVELS[z];
-            let ranks: Vec<&str> = level_text.split('/').collect();
-            if ranks.len() != 5 {
-                return Err(format!(
-                    "FEN level {lv} has {} ranks separated by '/', expected 5",
-                    ranks.len()
-                ));
-            }
-            for (i, rank_text) in ranks.iter().enumerate() {
-                let y = 4 - i;
-                let at = || format!("FEN level {lv} rank {}", y + 1);
-                let mut x = 0usize;
-                let mut after_digit = false;
-                for ch in rank_text.chars() {
-                    if ch.is_ascii_digit() {
-                        if after_digit {
-                            return Err(format!("{}: two digits in a row", at()));
-                        }
-                        let d = ch as usize - '0' as usize;
-                        if d == 0 || d > 5 {
-                            return Err(format!("{}: bad digit '{ch}' (1 to 5)", at()));
-                        }
-                        x += d;
-                        after_digit = true;
-                    } else {
-                        after_digit = false;
-                        let upper = ch.to_ascii_uppercase();
-                        let Some(k) = LETTERS.iter().position(|&l| l == upper) else {
-                            return Err(format!("{}: unknown piece '{ch}'", at()));
-                        };
-                        let colour = if ch.is_ascii_uppercase() {
-                            Colour::WHITE
-                        } else {
-                            Colour::BLACK
-                        };
-                        if x >= 5 {
-                            return Err(format!("{} is longer than 5 cells", at()));
-                        }
-                        p.board
-                            .put(Self::cell_at(x, y, z), Piece::new(k as u8, colour));
-                        x += 1;
-                    }
-                    if x > 5 {
-                        return Err(format!("{} is longer than 5 cells", at()));
-                    }
-                }
-                if x != 5 {
-                    return Err(format!("{} has {x} cells, expected 5", at()));
-                }
-            }
+        let t = Self::t();
+        for (cell, piece) in placement::read(fields[0], &t.geo, |c, _| {
+            placement::read_letter(&LETTERS, c)
+        })? {
+            p.board.put(cell, piece);
         }
         for c in [Colour::WHITE, Colour::BLACK] {
             let n = p.board.pieces(kind::KING, c).len();
@@ -141,33 +89,11 @@ impl PentaplanePosition {
 
     /// The position as FEN.
     pub fn to_fen(&self) -> String {
-        let mut s = String::new();
-        for z in 0..5 {
-            if z > 0 {
-                s.push('|');
-            }
-            for y in (0..5).rev() {
-                let mut empty = 0;
-                for x in 0..5 {
-                    let piece = self.board.piece_at(Self::cell_at(x, y, z));
-                    if piece.is_none() {
-                        empty += 1;
-                    } else {
-                        if empty > 0 {
-                            s.push_str(&empty.to_string());
-                            empty = 0;
-                        }
-                        s.push(Self::piece_letter(piece));
-                    }
-                }
-                if empty > 0 {
-                    s.push_str(&empty.to_string());
-                }
-                if y > 0 {
-                    s.push('/');
-                }
-            }
-        }
+        let s = placement::write(
+            &Self::t().geo,
+            |c| self.board.piece_at(c),
+            |p, out| out.push(placement::letter(&LETTERS, p)),
+        );
         format!(
             "{s} {} {} {}",
             self.side.letter(),

@@ -8,12 +8,11 @@ use super::position::PodionicPosition;
 use super::tables::{LETTERS, kind};
 use crate::rules::bitset::Cell;
 use crate::rules::piece::{Colour, Piece};
+use crate::rules::placement;
 
 /// The start position (a reconstruction: see the rules file).
 pub const START_FEN: &str =
     "bp2/kp2/np2/1p1p|brrp/q1p1/np2/4|4/NP2/Q1P1/BRRP|1P1P/NP2/KP2/BP2 w 0 1";
-
-const LEVEL_LETTERS: [char; 4] = ['A', 'B', 'C', 'D'];
 
 /// The cells of one FEN rank of level `z` (the `i`-th rank written, from the top), lowest
 /// file first.
@@ -45,64 +44,10 @@ impl PodionicPosition {
                 fields.len()
             ));
         }
-        let levels: Vec<&str> = fields[0].split('|').collect();
-        if levels.len() != 4 {
-            return Err(format!(
-                "FEN placement has {} levels, expected 4 separated by '|'",
-                levels.len()
-            ));
-        }
-        for (z, level) in levels.iter().enumerate() {
-            let lz = LEVEL_LETTERS[z];
-            let ranks: Vec<&str> = level.split('/').collect();
-            if ranks.len() != 4 {
-                return Err(format!(
-                    "FEN level {lz} has {} ranks, expected 4",
-                    ranks.len()
-                ));
-            }
-            for (i, text) in ranks.iter().enumerate() {
-                let cells = rank_cells(z, i);
-                let rank = Self::geometry().coord(cells[0]).y + 1;
-                let at = format!("FEN level {lz}, rank {rank}");
-                let mut k = 0usize;
-                let mut chars = text.chars().peekable();
-                while let Some(ch) = chars.next() {
-                    if ch.is_ascii_digit() {
-                        let mut run = String::from(ch);
-                        while let Some(&d) = chars.peek().filter(|d| d.is_ascii_digit()) {
-                            run.push(d);
-                            chars.next();
-                        }
-                        let n: usize = match run.parse() {
-                            Ok(n) if (1..=4).contains(&n) && !run.starts_with('0') => n,
-                            _ => return Err(format!("{at}: bad empty-cell count '{run}'")),
-                        };
-                        k += n;
-                        if k > 4 {
-                            return Err(format!("{at}: more than 4 cells"));
-                        }
-                        continue;
-                    }
-                    let Some(kd) = LETTERS.iter().position(|&l| l == ch.to_ascii_uppercase())
-                    else {
-                        return Err(format!("{at}: unknown piece '{ch}'"));
-                    };
-                    if k >= 4 {
-                        return Err(format!("{at}: more than 4 cells"));
-                    }
-                    let colour = if ch.is_ascii_uppercase() {
-                        Colour::WHITE
-                    } else {
-                        Colour::BLACK
-                    };
-                    p.board.put(cells[k], Piece::new(kd as u8, colour));
-                    k += 1;
-                }
-                if k != 4 {
-                    return Err(format!("{at}: {k} cells, expected 4"));
-                }
-            }
+        for (cell, piece) in placement::read(fields[0], Self::geometry(), |c, _| {
+            placement::read_letter(&LETTERS, c)
+        })? {
+            p.board.put(cell, piece);
         }
         let geo = Self::geometry();
         for c in [Colour::WHITE, Colour::BLACK] {
@@ -165,33 +110,11 @@ impl PodionicPosition {
 
     /// The position as FEN.
     pub fn to_fen(&self) -> String {
-        let mut s = String::new();
-        for z in 0..4 {
-            if z > 0 {
-                s.push('|');
-            }
-            for i in 0..4 {
-                if i > 0 {
-                    s.push('/');
-                }
-                let mut empty = 0;
-                for c in rank_cells(z, i) {
-                    let piece = self.board.piece_at(c);
-                    if piece.is_none() {
-                        empty += 1;
-                    } else {
-                        if empty > 0 {
-                            s.push_str(&empty.to_string());
-                            empty = 0;
-                        }
-                        s.push(Self::piece_letter(piece));
-                    }
-                }
-                if empty > 0 {
-                    s.push_str(&empty.to_string());
-                }
-            }
-        }
+        let s = placement::write(
+            Self::geometry(),
+            |c| self.board.piece_at(c),
+            |p, out| out.push(placement::letter(&LETTERS, p)),
+        );
         format!(
             "{s} {} {} {}",
             self.side.letter(),

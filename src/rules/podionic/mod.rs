@@ -21,7 +21,7 @@ use movegen::{CountSink, ListSink};
 use tables::{LETTERS, kind};
 
 use crate::rules::bitset::Cell;
-use crate::rules::game::{Game, GameEnd};
+use crate::rules::game::{Game, GameEnd, mate_or_stalemate, two_colour_repetitions};
 use crate::rules::moves::{Move, MoveList};
 use crate::rules::piece::{Colour, Piece};
 use crate::rules::variant::Variant;
@@ -103,28 +103,17 @@ impl Game for PodionicPosition {
     }
 
     fn end_without_moves(&self) -> GameEnd {
-        if self.in_check() {
-            GameEnd::Win {
-                winner: self.side.flip().team(),
-                reason: "checkmate",
-            }
-        } else {
-            GameEnd::Draw {
-                reason: "stalemate",
-            }
-        }
+        mate_or_stalemate(self.in_check(), self.side)
     }
 
     fn repetitions(&self) -> usize {
-        // Captures and pawn moves cannot be undone, so no earlier position than the last of
-        // them can repeat: look back over the half-move clock only.
-        let key = self.key();
-        let n = self.history.len();
-        let window = (self.halfmove as usize).min(n);
-        (2..=window)
-            .step_by(2)
-            .filter(|&i| self.history[n - i].key == key)
-            .count()
+        // Captures and pawn moves cannot be undone: look back over the half-move clock only.
+        two_colour_repetitions(
+            self.key(),
+            self.history.len(),
+            self.halfmove as usize,
+            |i| self.history[i].key,
+        )
     }
 
     fn rule_draw(&self) -> Option<&'static str> {

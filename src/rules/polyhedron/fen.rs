@@ -11,6 +11,7 @@ use super::position::{NO_EP, PolyhedronPosition};
 use super::tables::{KINDS, LETTERS, MAX_ARMY, Z_EP, kind, kind_of_letter, reserve_key};
 use crate::rules::bitset::Cell;
 use crate::rules::piece::{Colour, Piece};
+use crate::rules::placement;
 
 /// The start position.
 pub const START_FEN: &str = "pppppp/6/6/6/6/PPPPPP|gwhuuhwg/pppppppp/8/8/8/8/PPPPPPPP/GWHUUHWG|\
@@ -45,7 +46,7 @@ impl PolyhedronPosition {
                 fields.len()
             ));
         }
-        let (placement, reserves) = match fields[0].find('[') {
+        let (placement_text, reserves) = match fields[0].find('[') {
             Some(i) => {
                 if !fields[0].ends_with(']') {
                     return Err("FEN reserves must end with ']'".into());
@@ -54,71 +55,19 @@ impl PolyhedronPosition {
             }
             None => (fields[0], ""),
         };
-        let levels: Vec<&str> = placement.split('|').collect();
-        if levels.len() != 5 {
-            return Err(format!(
-                "FEN placement has {} levels, expected 5 separated by '|'",
-                levels.len()
-            ));
-        }
-        for (z, level_text) in levels.iter().enumerate() {
-            let k = margin(z);
-            let width = 10 - 2 * k;
-            let l = level_letter(z);
-            let ranks: Vec<&str> = level_text.split('/').collect();
-            if ranks.len() != width as usize {
-                return Err(format!(
-                    "FEN level {l} has {} ranks, expected {width}",
-                    ranks.len()
-                ));
-            }
-            for (i, rank_text) in ranks.iter().enumerate() {
-                let y = 9 - k - i as i32;
-                let at = format!("FEN level {l} rank {}", y + 1);
-                let mut x = k;
-                let mut chars = rank_text.char_indices().peekable();
-                while let Some((start, ch)) = chars.next() {
-                    if ch.is_ascii_digit() {
-                        let mut end = start + 1;
-                        while let Some(&(j, c)) = chars.peek() {
-                            if !c.is_ascii_digit() {
-                                break;
-                            }
-                            end = j + 1;
-                            chars.next();
-                        }
-                        let digits = &rank_text[start..end];
-                        let n: i32 = match digits.parse() {
-                            Ok(n) if !digits.starts_with('0') && digits.len() <= 2 => n,
-                            _ => return Err(format!("{at}: bad empty-cell count '{digits}'")),
-                        };
-                        x += n;
-                    } else {
-                        let Some(kd) = kind_of_letter(ch) else {
-                            return Err(format!("{at}: unknown piece '{ch}'"));
-                        };
-                        let colour = if ch.is_ascii_uppercase() {
-                            Colour::WHITE
-                        } else {
-                            Colour::BLACK
-                        };
-                        if x > 9 - k {
-                            return Err(format!("{at} is longer than {width} cells"));
-                        }
-                        let cell = geo
-                            .at(x, y, z as i32)
-                            .ok_or_else(|| format!("{at}: no cell at file {x}"))?;
-                        p.board.put(cell, Piece::new(kd, colour));
-                        x += 1;
-                    }
-                    if x > 10 - k {
-                        return Err(format!("{at} is longer than {width} cells"));
-                    }
-                }
-                if x != 10 - k {
-                    return Err(format!("{at} has {} cells, expected {width}", x - k));
-                }
-            }
+        let read_piece = |ch: char, _: &mut placement::Chars2| -> Result<Piece, String> {
+            let kd = kind_of_letter(ch).ok_or_else(|| format!("unknown piece '{ch}'"))?;
+            Ok(Piece::new(
+                kd,
+                if ch.is_ascii_uppercase() {
+                    Colour::WHITE
+                } else {
+                    Colour::BLACK
+                },
+            ))
+        };
+        for (cell, piece) in placement::read(placement_text, geo, read_piece)? {
+            p.board.put(cell, piece);
         }
         for ch in reserves.chars() {
             let Some(kd) = kind_of_letter(ch) else {
@@ -266,35 +215,11 @@ impl PolyhedronPosition {
 
     /// The position as FEN.
     pub fn to_fen(&self) -> String {
-        let mut s = String::new();
-        for z in 0..5 {
-            if z > 0 {
-                s.push('|');
-            }
-            let k = margin(z);
-            for y in (k..=9 - k).rev() {
-                let mut empty = 0;
-                for x in k..=9 - k {
-                    let cell = Self::cell_at(x, y, z).expect("cell of the level");
-                    let piece = self.board.piece_at(cell);
-                    if piece.is_none() {
-                        empty += 1;
-                    } else {
-                        if empty > 0 {
-                            s.push_str(&empty.to_string());
-                            empty = 0;
-                        }
-                        s.push(Self::piece_letter(piece));
-                    }
-                }
-                if empty > 0 {
-                    s.push_str(&empty.to_string());
-                }
-                if y > k {
-                    s.push('/');
-                }
-            }
-        }
+        let mut s = placement::write(
+            &Self::t().geo,
+            |c| self.board.piece_at(c),
+            |p, out| out.push(Self::piece_letter(p)),
+        );
         s.push('[');
         s.push_str(&self.reserves[0].letters());
         s.push_str(&self.reserves[1].letters().to_ascii_lowercase());

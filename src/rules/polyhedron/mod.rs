@@ -18,7 +18,7 @@ use movegen::{CountSink, ListSink};
 use tables::{LETTERS, kind, kind_of_letter};
 
 use crate::rules::bitset::Cell;
-use crate::rules::game::{Game, GameEnd, MoveError};
+use crate::rules::game::{Game, GameEnd, MoveError, mate_or_stalemate, two_colour_repetitions};
 use crate::rules::moves::{Move, MoveFlag, MoveList};
 use crate::rules::piece::{Colour, Kind, Piece};
 use crate::rules::variant::Variant;
@@ -129,26 +129,17 @@ impl Game for PolyhedronPosition {
     }
 
     fn end_without_moves(&self) -> GameEnd {
-        if self.in_check() {
-            GameEnd::Win {
-                winner: self.side.flip().team(),
-                reason: "checkmate",
-            }
-        } else {
-            GameEnd::Draw {
-                reason: "stalemate",
-            }
-        }
+        mate_or_stalemate(self.in_check(), self.side)
     }
 
     fn repetitions(&self) -> usize {
-        let key = self.key();
-        let n = self.history.len();
-        let window = (self.halfmove as usize).min(n);
-        (2..=window)
-            .step_by(2)
-            .filter(|&i| self.history[n - i].key == key)
-            .count()
+        // Captures and pawn moves cannot be undone: look back over the half-move clock only.
+        two_colour_repetitions(
+            self.key(),
+            self.history.len(),
+            self.halfmove as usize,
+            |i| self.history[i].key,
+        )
     }
 
     fn rule_draw(&self) -> Option<&'static str> {
