@@ -311,6 +311,31 @@ fn limits_multipv_and_searchmoves() {
     );
 }
 
+/// Found by `tests/fuzz.rs`: error messages echoed whole tokens, so a megabyte FEN field or
+/// option value came back as a megabyte error line. Every error line is now short.
+#[test]
+fn long_input_gets_a_short_error_line() {
+    let long = "w".repeat(1 << 20);
+    let input = format!(
+        "position fen 8/8/8/8/8/8/8/K6k {long} - - 0 1\n\
+         setoption name MultiPV value {long}\n\
+         setoption name UCI_Variant value {long}\n\
+         go depth {long}\n\
+         isready\nquit\n"
+    );
+    let (lines, status) = session(&input);
+    assert!(status.success());
+    let errs = errors(&lines);
+    assert_eq!(
+        errs.len(),
+        4,
+        "{:?}",
+        lines.iter().map(|l| l.len()).collect::<Vec<_>>()
+    );
+    assert!(errs.iter().all(|e| e.len() < 400), "long error lines");
+    assert_eq!(lines.last().map(String::as_str), Some("readyok"));
+}
+
 #[test]
 fn eval_and_bench() {
     let (lines, _) = session("eval\nbench 3\nquit\n");

@@ -24,6 +24,9 @@ use crate::search::{
 };
 use crate::with_game;
 
+/// The longest error message the engine prints, in characters.
+pub const MAX_ERROR_CHARS: usize = 300;
+
 /// A score as UCI prints it: `cp 35`, `mate 3`, `mate -2`.
 pub fn format_score(score: i32) -> String {
     if score >= MATE_BOUND {
@@ -99,8 +102,13 @@ impl Engine {
         &self.game
     }
 
+    /// Reports bad input: one `info string error:` line, cut to [`MAX_ERROR_CHARS`] so that
+    /// echoed input (a FEN field, a move) never makes it long.
     fn error(&self, msg: &str) {
-        self.out.line(&format!("info string error: {msg}"));
+        self.out.line(&format!(
+            "info string error: {}",
+            truncate(msg, MAX_ERROR_CHARS)
+        ));
     }
 
     /// Stops a running search and waits for its `bestmove`.
