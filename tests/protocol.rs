@@ -311,6 +311,23 @@ fn limits_multipv_and_searchmoves() {
     );
 }
 
+/// Found by `tests/fuzz.rs`: every bad `searchmoves` move had its own error line, against
+/// the rule of one error line per bad command.
+#[test]
+fn bad_searchmoves_get_one_error_line() {
+    let (lines, _) = session("go depth 1 searchmoves d7c6 e2e4 h6h5 zz\n#wait\nquit\n");
+    let errs = errors(&lines);
+    assert_eq!(errs.len(), 1, "{errs:?}");
+    for m in [
+        "illegal move 'd7c6'",
+        "illegal move 'h6h5'",
+        "unparsable move 'zz'",
+    ] {
+        assert!(errs[0].contains(m), "{} lacks {m}", errs[0]);
+    }
+    assert_eq!(bestmove(&lines), vec!["e2e4"]);
+}
+
 /// Found by `tests/fuzz.rs`: error messages echoed whole tokens, so a megabyte FEN field or
 /// option value came back as a megabyte error line. Every error line is now short.
 #[test]

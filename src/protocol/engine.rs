@@ -290,12 +290,17 @@ impl Engine {
             );
             return;
         }
+        // Bad `searchmoves` are ignored, and reported together: one error line per command.
         let mut searchmoves = Vec::new();
+        let mut bad = Vec::new();
         for s in &params.searchmoves {
             match self.game.parse_move(s) {
                 Ok(m) => searchmoves.push(m),
-                Err(e) => self.error(&format!("go searchmoves: {e}; ignored")),
+                Err(e) => bad.push(truncate(&e.to_string(), 60)),
             }
+        }
+        if !bad.is_empty() {
+            self.error(&format!("go searchmoves: {}; ignored", bad.join(", ")));
         }
         let colour = self.game.side_to_move().idx();
         let limits = Limits {
