@@ -529,3 +529,43 @@ fn long_fuzz() {
     }
     eprintln!("long fuzz: {:.1} s", t.elapsed().as_secs_f64());
 }
+
+/// Found by the fuzzer (in a debug build, where overflow panics): a FEN may set the clocks to
+/// `u32::MAX`, and the next move overflowed them (chess, Polyhedron and Future Generation
+/// panicked; release builds and Pentaplane wrapped to 0, which reads back as 1). The clocks
+/// now saturate, unmake restores them exactly, and every FEN along the way reads back.
+#[test]
+fn regression_clocks_saturate_at_u32_max() {
+    for v in Variant::implemented() {
+        let start = AnyGame::startpos(v).expect("implemented");
+        let mut fields: Vec<String> = start.fen().split_whitespace().map(str::to_string).collect();
+        let n = fields.len();
+        fields[n - 2] = u32::MAX.to_string();
+        fields[n - 1] = u32::MAX.to_string();
+        let fen = fields.join(" ");
+        let mut g = AnyGame::from_fen(v, &fen).expect("clocks at u32::MAX are valid");
+        let before = g.clone();
+        let mut f = Fuzzer::new(7);
+        for _ in 0..12 {
+            let mut list = MoveList::new();
+            g.generate(&mut list);
+            g.make(*f.pick(list.as_slice()));
+            let now = g.fen();
+            assert!(
+                now.ends_with(&format!(" {}", u32::MAX)),
+                "{}: move number left u32::MAX: {now}",
+                v.name()
+            );
+            let back = AnyGame::from_fen(v, &now).expect("reads back");
+            assert_eq!(back.fen(), now);
+        }
+        while g.history_len() > 0 {
+            g.unmake();
+        }
+        assert!(
+            g == before && g.fen() == fen,
+            "{}: unmake did not restore the clocks",
+            v.name()
+        );
+    }
+}
