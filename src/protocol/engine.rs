@@ -21,6 +21,7 @@ use crate::search::time::Clock;
 use crate::search::tt::Bound;
 use crate::search::{
     Iteration, Limits, MATE, MATE_BOUND, Reporter, Settings, Shared, bench, search, thread_pool,
+    try_thread_pool,
 };
 use crate::with_game;
 
@@ -220,11 +221,22 @@ impl Engine {
                     Err(e) => self.error(&e),
                 }
             }
-            ("Threads", OptionValue::Int(n)) => {
-                self.settings.threads = n as usize;
-                self.pool = thread_pool(n as usize);
-            }
-            ("Hash", OptionValue::Int(n)) => self.shared = Arc::new(Shared::new(n as usize)),
+            // Threads and memory may be refused even within the declared range: then the
+            // engine says so and keeps what it has.
+            ("Threads", OptionValue::Int(n)) => match try_thread_pool(n as usize) {
+                Ok(pool) => {
+                    self.settings.threads = n as usize;
+                    self.pool = pool;
+                }
+                Err(e) => self.error(&format!(
+                    "option 'Threads': {e}; keeping {}",
+                    self.settings.threads
+                )),
+            },
+            ("Hash", OptionValue::Int(n)) => match Shared::try_new(n as usize) {
+                Ok(shared) => self.shared = Arc::new(shared),
+                Err(e) => self.error(&format!("option 'Hash': {e}; keeping the current table")),
+            },
             ("Clear Hash", _) => self.shared.tt.clear(),
             ("MultiPV", OptionValue::Int(n)) => self.settings.multipv = n as usize,
             ("Move Overhead", OptionValue::Int(n)) => self.settings.move_overhead = n as u64,

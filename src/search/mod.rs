@@ -175,17 +175,24 @@ pub struct Shared {
 }
 
 impl Shared {
-    /// Shared state with a transposition table of `hash_mib` MiB.
+    /// Shared state with a transposition table of `hash_mib` MiB. Panics if the memory
+    /// cannot be had; see [`Shared::try_new`].
     pub fn new(hash_mib: usize) -> Self {
-        Shared {
-            tt: TranspositionTable::new(hash_mib),
+        Self::try_new(hash_mib).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// Shared state with a transposition table of `hash_mib` MiB, or an error when the
+    /// memory cannot be had.
+    pub fn try_new(hash_mib: usize) -> Result<Self, String> {
+        Ok(Shared {
+            tt: TranspositionTable::try_new(hash_mib)?,
             stop: AtomicBool::new(false),
             done: AtomicBool::new(false),
             pondering: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
             epoch: Instant::now(),
             start_us: AtomicU64::new(0),
-        }
+        })
     }
 
     /// Restarts the clock (at the start of a search, and at `ponderhit`).
@@ -293,14 +300,20 @@ pub fn search<G: Evaluate>(
     outcome
 }
 
-/// Builds a rayon pool for `threads` search threads (with room for deep recursion).
+/// Builds a rayon pool for `threads` search threads (with room for deep recursion). Panics
+/// if the threads cannot be started; see [`try_thread_pool`].
 pub fn thread_pool(threads: usize) -> Arc<rayon::ThreadPool> {
-    Arc::new(
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(threads.max(1))
-            .stack_size(32 * 1024 * 1024)
-            .thread_name(|i| format!("strata-search-{i}"))
-            .build()
-            .expect("the search thread pool starts"),
-    )
+    try_thread_pool(threads).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Builds a rayon pool for `threads` search threads, or an error when the system refuses
+/// the threads (process or memory limits): `Threads` accepts up to 512.
+pub fn try_thread_pool(threads: usize) -> Result<Arc<rayon::ThreadPool>, String> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.max(1))
+        .stack_size(32 * 1024 * 1024)
+        .thread_name(|i| format!("strata-search-{i}"))
+        .build()
+        .map(Arc::new)
+        .map_err(|e| format!("cannot start {threads} search threads: {e}"))
 }
