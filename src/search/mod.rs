@@ -17,7 +17,7 @@ pub mod tt;
 mod worker;
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed, Ordering::Release};
 use std::time::{Duration, Instant};
 
 use crate::eval::Evaluate;
@@ -207,10 +207,15 @@ impl Shared {
         Duration::from_micros(now.saturating_sub(self.start_us.load(Relaxed)))
     }
 
-    /// `ponderhit`: from now on the time limits apply, counted from now.
+    /// `ponderhit`: from now on the time limits apply, counted from now. Only while
+    /// pondering: a stray `ponderhit` during a timed search must not restart its clock, or
+    /// the search would overrun the time it was given.
     pub fn ponderhit(&self) {
-        self.restart_clock();
-        self.pondering.store(false, Relaxed);
+        if self.pondering.load(Relaxed) {
+            // The clock first: a search that sees `pondering` false (Acquire) sees it too.
+            self.restart_clock();
+            self.pondering.store(false, Release);
+        }
     }
 
     /// Nodes searched by all threads (updated in batches).
@@ -316,4 +321,32 @@ pub fn try_thread_pool(threads: usize) -> Result<Arc<rayon::ThreadPool>, String>
         .build()
         .map(Arc::new)
         .map_err(|e| format!("cannot start {threads} search threads: {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A `ponderhit` while not pondering (a stray one during a timed search) must not
+    /// restart the clock, or the search would overrun its time.
+    #[test]
+    fn ponderhit_restarts_the_clock_only_when_pondering() {
+        let shared = Shared::new(1);
+        shared.restart_clock();
+        let started = shared.start_us.load(Relaxed);
+        std::thread::sleep(Duration::from_millis(5));
+        shared.ponderhit();
+        assert_eq!(
+            shared.start_us.load(Relaxed),
+            started,
+            "a stray ponderhit reset the clock"
+        );
+        shared.pondering.store(true, Relaxed);
+        shared.ponderhit();
+        assert!(!shared.pondering.load(Relaxed));
+        assert!(
+            shared.start_us.load(Relaxed) > started,
+            "ponderhit restarts the clock"
+        );
+    }
 }
