@@ -18,9 +18,9 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use common::fuzz::Fuzzer;
+use common::fuzz::{self, Fuzzer};
 use rand::Rng;
-use strata::protocol::command::{Command, GoParams};
+use strata::protocol::command::Command;
 use strata::protocol::{Captured, Engine};
 use strata::rules::{AnyGame, Game, MoveList, Variant};
 
@@ -61,64 +61,12 @@ fn no_panic<T>(what: &str, input: &str, f: impl FnOnce() -> T) -> T {
     }
 }
 
-/// Positions of `variant` to start from: the start position, the positions of its perft suite
-/// and positions along a few random games.
-fn positions(variant: Variant, seed: u64) -> Vec<AnyGame> {
-    let start = AnyGame::startpos(variant).expect("implemented");
-    let mut out = vec![start.clone()];
-    for file in common::suite_files() {
-        let suite = common::load_suite(&file);
-        if suite.variant == variant {
-            out.extend(
-                suite
-                    .cases
-                    .iter()
-                    .map(|c| common::case_position(variant, c)),
-            );
-        }
-    }
-    let mut f = Fuzzer::new(seed);
-    for _ in 0..4 {
-        let mut g = start.clone();
-        for ply in 0..120 {
-            let mut list = MoveList::new();
-            g.generate(&mut list);
-            if list.is_empty() {
-                break;
-            }
-            g.make(*f.pick(list.as_slice()));
-            if ply % 7 == 3 {
-                out.push(g.clone());
-            }
-        }
-    }
-    out
-}
-
-/// The FENs of `positions` (those that read back: a finished Pentaplane game has none).
-fn fens(positions: &[AnyGame]) -> Vec<String> {
-    positions
-        .iter()
-        .filter_map(|g| {
-            let fen = g.fen();
-            AnyGame::from_fen(g.variant(), &fen).ok().map(|_| fen)
-        })
-        .collect()
-}
-
-/// The names of the legal moves of `g`.
-fn move_names(g: &AnyGame) -> Vec<String> {
-    let mut list = MoveList::new();
-    g.generate(&mut list);
-    list.iter().map(|&m| g.move_name(m)).collect()
-}
-
 /// Mutated FENs (of this variant mostly, of the others sometimes) never make the FEN parser
 /// panic, and a FEN it accepts gives a position that keeps every invariant. Returns the
 /// number of inputs and of accepted ones.
 fn fuzz_fens(variant: Variant, n: usize) -> (usize, usize) {
     let mut f = Fuzzer::new(seed_for(1, variant));
-    let own = fens(&positions(variant, f.rng.r#gen()));
+    let own = fuzz::fens(&fuzz::positions(variant, f.rng.r#gen()));
     let others: Vec<String> = Variant::implemented()
         .into_iter()
         .filter(|&v| v != variant)
@@ -151,8 +99,8 @@ fn fuzz_fens(variant: Variant, n: usize) -> (usize, usize) {
 /// a move it accepts is legal and has the move syntax. Returns (inputs, accepted).
 fn fuzz_moves(variant: Variant, n: usize) -> (usize, usize) {
     let mut f = Fuzzer::new(seed_for(2, variant));
-    let positions = positions(variant, f.rng.r#gen());
-    let names: Vec<Vec<String>> = positions.iter().map(move_names).collect();
+    let positions = fuzz::positions(variant, f.rng.r#gen());
+    let names: Vec<Vec<String>> = positions.iter().map(fuzz::move_names).collect();
     let all: Vec<String> = names.iter().flatten().cloned().collect();
     let mut accepted = 0;
     for _ in 0..n {
@@ -190,86 +138,11 @@ fn fuzz_moves(variant: Variant, n: usize) -> (usize, usize) {
     (n, accepted)
 }
 
-/// Valid protocol lines of every kind, for `variant` (positions, moves and searches of it).
-fn command_lines(variant: Variant, seed: u64) -> Vec<String> {
-    let mut lines: Vec<String> = [
-        "uci",
-        "isready",
-        "ucinewgame",
-        "stop",
-        "ponderhit",
-        "d",
-        "eval",
-        "bench 1",
-        "setoption name Hash value 2",
-        "setoption name Threads value 1",
-        "setoption name MultiPV value 3",
-        "setoption name MultiPV value 1",
-        "setoption name Move Overhead value 10",
-        "setoption name Ponder value true",
-        "setoption name Clear Hash",
-        "position startpos",
-        "go depth 2",
-        "go nodes 300",
-        "go movetime 3",
-        "go wtime 60 btime 60 winc 1 binc 1 movestogo 3",
-        "go gtime 40 stime 40 ginc 0 sinc 0",
-        "go infinite",
-        "go ponder depth 1",
-        "go mate 1 depth 2",
-        "go perft 1",
-        "go perft 2",
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect();
-    lines.extend(
-        Variant::implemented()
-            .iter()
-            .map(|v| format!("setoption name UCI_Variant value {}", v.name())),
-    );
-    let mut f = Fuzzer::new(seed);
-    let ps = positions(variant, f.rng.r#gen());
-    for g in ps.iter().take(40) {
-        let names = move_names(g);
-        lines.push(format!("position fen {}", g.fen()));
-        if names.len() >= 2 {
-            lines.push(format!(
-                "go depth 1 searchmoves {} {}",
-                names[0],
-                names[names.len() - 1]
-            ));
-        }
-    }
-    // Whole games from the start, as a GUI sends them.
-    let start = AnyGame::startpos(variant).expect("implemented");
-    for _ in 0..4 {
-        let mut g = start.clone();
-        let mut moves = Vec::new();
-        for _ in 0..f.rng.gen_range(1..40) {
-            let names = move_names(&g);
-            if names.is_empty() {
-                break;
-            }
-            let name = f.pick(&names).clone();
-            g.make(g.parse_move(&name).expect("a legal move name parses"));
-            moves.push(name);
-        }
-        lines.push(format!("position startpos moves {}", moves.join(" ")));
-        lines.push(format!(
-            "position fen {} moves {}",
-            start.fen(),
-            moves.join(" ")
-        ));
-    }
-    lines
-}
-
 /// Mutated protocol lines never make the line parser panic, and its error messages stay
 /// short whatever the line's length. Returns (inputs, accepted).
 fn fuzz_command_parser(variant: Variant, n: usize) -> (usize, usize) {
     let mut f = Fuzzer::new(seed_for(3, variant));
-    let lines = command_lines(variant, f.rng.r#gen());
+    let lines = fuzz::command_lines(variant, f.rng.r#gen());
     let mut accepted = 0;
     for _ in 0..n {
         let input = if f.rng.gen_bool(0.05) {
@@ -289,21 +162,6 @@ fn fuzz_command_parser(variant: Variant, n: usize) -> (usize, usize) {
         }
     }
     (n, accepted)
-}
-
-/// Commands the in-process engine fuzzer does not send: they are correct but slow (deep perft,
-/// bench), big (a large table, many threads) or write files.
-fn too_costly(cmd: &Command) -> bool {
-    match cmd {
-        Command::Go(GoParams { perft: Some(d), .. }) => *d > 2,
-        Command::Bench { .. } => true,
-        Command::SetOption { name, value } => {
-            let n = name.to_ascii_lowercase();
-            let v: i64 = value.as_deref().and_then(|v| v.parse().ok()).unwrap_or(0);
-            n == "debug log file" || (n == "hash" && v > 64) || (n == "threads" && v > 1)
-        }
-        _ => false,
-    }
 }
 
 fn error_count(lines: &[String]) -> usize {
@@ -335,7 +193,7 @@ fn await_bestmove(out: &Captured, seen: &mut Vec<String>) -> String {
 /// still answers `isready` and plays a legal move. Returns (lines, rejected lines).
 fn fuzz_engine(variant: Variant, n: usize) -> (usize, usize) {
     let mut f = Fuzzer::new(seed_for(4, variant));
-    let lines = command_lines(variant, f.rng.r#gen());
+    let lines = fuzz::command_lines(variant, f.rng.r#gen());
     let out = Arc::new(Captured::default());
     let mut engine = Engine::new(out.clone());
     engine.handle_line(&format!(
@@ -354,7 +212,7 @@ fn fuzz_engine(variant: Variant, n: usize) -> (usize, usize) {
             }
         };
         let parsed = input.parse::<Command>();
-        if parsed.as_ref().is_ok_and(too_costly) {
+        if parsed.as_ref().is_ok_and(|c| fuzz::too_costly(c, 64, 1)) {
             continue;
         }
         sent += 1;

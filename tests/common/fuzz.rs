@@ -11,6 +11,8 @@
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
+use strata::protocol::command::{Command, GoParams};
+use strata::rules::{AnyGame, Game, MoveList, Variant};
 
 /// Characters the mutations insert: notation characters of every variant, separators,
 /// control and non-ASCII characters (multi-byte, right-to-left override, `İ` whose lowercase
@@ -278,4 +280,179 @@ impl Fuzzer {
             })
             .collect()
     }
+}
+
+/// Positions of `variant` to start from: the start position, the positions of its perft suite
+/// and positions along a few random games.
+pub fn positions(variant: Variant, seed: u64) -> Vec<AnyGame> {
+    let start = AnyGame::startpos(variant).expect("implemented");
+    let mut out = vec![start.clone()];
+    for file in super::suite_files() {
+        let suite = super::load_suite(&file);
+        if suite.variant == variant {
+            out.extend(suite.cases.iter().map(|c| super::case_position(variant, c)));
+        }
+    }
+    let mut f = Fuzzer::new(seed);
+    for _ in 0..4 {
+        let mut g = start.clone();
+        for ply in 0..120 {
+            let mut list = MoveList::new();
+            g.generate(&mut list);
+            if list.is_empty() {
+                break;
+            }
+            g.make(*f.pick(list.as_slice()));
+            if ply % 7 == 3 {
+                out.push(g.clone());
+            }
+        }
+    }
+    out
+}
+
+/// The FENs of `positions` (those that read back: a finished Pentaplane game has none).
+pub fn fens(positions: &[AnyGame]) -> Vec<String> {
+    positions
+        .iter()
+        .filter_map(|g| {
+            let fen = g.fen();
+            AnyGame::from_fen(g.variant(), &fen).ok().map(|_| fen)
+        })
+        .collect()
+}
+
+/// The names of the legal moves of `g`.
+pub fn move_names(g: &AnyGame) -> Vec<String> {
+    let mut list = MoveList::new();
+    g.generate(&mut list);
+    list.iter().map(|&m| g.move_name(m)).collect()
+}
+
+/// Valid protocol lines of every kind, for `variant` (positions, moves and searches of it).
+pub fn command_lines(variant: Variant, seed: u64) -> Vec<String> {
+    let mut lines: Vec<String> = [
+        "uci",
+        "isready",
+        "ucinewgame",
+        "stop",
+        "ponderhit",
+        "d",
+        "eval",
+        "bench 1",
+        "setoption name Hash value 2",
+        "setoption name Threads value 1",
+        "setoption name MultiPV value 3",
+        "setoption name MultiPV value 1",
+        "setoption name Move Overhead value 10",
+        "setoption name Ponder value true",
+        "setoption name Clear Hash",
+        "position startpos",
+        "go depth 2",
+        "go nodes 300",
+        "go movetime 3",
+        "go wtime 60 btime 60 winc 1 binc 1 movestogo 3",
+        "go gtime 40 stime 40 ginc 0 sinc 0",
+        "go infinite",
+        "go ponder depth 1",
+        "go mate 1 depth 2",
+        "go perft 1",
+        "go perft 2",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    lines.extend(
+        Variant::implemented()
+            .iter()
+            .map(|v| format!("setoption name UCI_Variant value {}", v.name())),
+    );
+    let mut f = Fuzzer::new(seed);
+    let ps = positions(variant, f.rng.r#gen());
+    for g in ps.iter().take(40) {
+        let names = move_names(g);
+        lines.push(format!("position fen {}", g.fen()));
+        if names.len() >= 2 {
+            lines.push(format!(
+                "go depth 1 searchmoves {} {}",
+                names[0],
+                names[names.len() - 1]
+            ));
+        }
+    }
+    // Whole games from the start, as a GUI sends them.
+    let start = AnyGame::startpos(variant).expect("implemented");
+    for _ in 0..4 {
+        let mut g = start.clone();
+        let mut moves = Vec::new();
+        for _ in 0..f.rng.gen_range(1..40) {
+            let names = move_names(&g);
+            if names.is_empty() {
+                break;
+            }
+            let name = f.pick(&names).clone();
+            g.make(g.parse_move(&name).expect("a legal move name parses"));
+            moves.push(name);
+        }
+        lines.push(format!("position startpos moves {}", moves.join(" ")));
+        lines.push(format!(
+            "position fen {} moves {}",
+            start.fen(),
+            moves.join(" ")
+        ));
+    }
+    lines
+}
+
+/// Commands the engine fuzzers do not send: they are correct but slow (deep perft, bench),
+/// big (a table above `max_hash` MiB, more than `max_threads` threads) or write files.
+pub fn too_costly(cmd: &Command, max_hash: i64, max_threads: i64) -> bool {
+    match cmd {
+        Command::Go(GoParams { perft: Some(d), .. }) => *d > 2,
+        Command::Bench { .. } => true,
+        Command::SetOption { name, value } => {
+            let n = name.to_ascii_lowercase();
+            let v: i64 = value.as_deref().and_then(|v| v.parse().ok()).unwrap_or(0);
+            n == "debug log file"
+                || (n == "hash" && v > max_hash)
+                || (n == "threads" && v > max_threads)
+        }
+        _ => false,
+    }
+}
+
+/// A random legal game of `variant` from its start, as move names: the longest of `tries`
+/// games of at most `max_plies` plies (games of some variants end early), and the position
+/// it leads to.
+pub fn random_game(
+    variant: Variant,
+    seed: u64,
+    tries: usize,
+    max_plies: usize,
+) -> (Vec<String>, AnyGame) {
+    let start = AnyGame::startpos(variant).expect("implemented");
+    let mut f = Fuzzer::new(seed);
+    let mut best = (Vec::new(), start.clone());
+    for _ in 0..tries {
+        let mut g = start.clone();
+        let mut names = Vec::new();
+        let mut list = MoveList::new();
+        while names.len() < max_plies {
+            list.clear();
+            g.generate(&mut list);
+            if list.is_empty() {
+                break;
+            }
+            let m = *f.pick(list.as_slice());
+            names.push(g.move_name(m));
+            g.make(m);
+        }
+        if names.len() > best.0.len() {
+            best = (names, g);
+        }
+        if best.0.len() == max_plies {
+            break;
+        }
+    }
+    best
 }
