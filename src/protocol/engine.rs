@@ -79,6 +79,8 @@ pub struct Engine {
     options: Vec<OptionDecl>,
     settings: Settings,
     shared: Arc<Shared>,
+    /// The size of `shared`'s transposition table in MiB.
+    hash_mib: usize,
     pool: Arc<rayon::ThreadPool>,
     search: Option<JoinHandle<()>>,
 }
@@ -93,6 +95,7 @@ impl Engine {
             options: declarations(),
             settings: Settings::default(),
             shared: Arc::new(Shared::new(DEFAULT_HASH as usize)),
+            hash_mib: DEFAULT_HASH as usize,
             pool: thread_pool(1),
             search: None,
         }
@@ -233,10 +236,7 @@ impl Engine {
                     self.settings.threads
                 )),
             },
-            ("Hash", OptionValue::Int(n)) => match Shared::try_new(n as usize) {
-                Ok(shared) => self.shared = Arc::new(shared),
-                Err(e) => self.error(&format!("option 'Hash': {e}; keeping the current table")),
-            },
+            ("Hash", OptionValue::Int(n)) => self.resize_hash(n as usize),
             ("Clear Hash", _) => self.shared.tt.clear(),
             ("MultiPV", OptionValue::Int(n)) => self.settings.multipv = n as usize,
             ("Move Overhead", OptionValue::Int(n)) => self.settings.move_overhead = n as u64,
@@ -247,6 +247,30 @@ impl Engine {
                 }
             }
             (other, _) => self.error(&format!("option '{other}' cannot be set")),
+        }
+    }
+
+    /// Replaces the transposition table by one of `mib` MiB. The old table is freed first
+    /// (a minimal one stands in meanwhile), so that two tables are never resident together:
+    /// going from 8 to 16 GiB must not need 24. If `mib` cannot be had, the old size is
+    /// allocated again (empty), and failing that the minimal table stays.
+    fn resize_hash(&mut self, mib: usize) {
+        self.shared = Arc::new(Shared::new(1));
+        match Shared::try_new(mib) {
+            Ok(shared) => {
+                self.shared = Arc::new(shared);
+                self.hash_mib = mib;
+            }
+            Err(e) => {
+                match Shared::try_new(self.hash_mib) {
+                    Ok(shared) => self.shared = Arc::new(shared),
+                    Err(_) => self.hash_mib = 1,
+                }
+                self.error(&format!(
+                    "option 'Hash': {e}; keeping {} MiB (cleared)",
+                    self.hash_mib
+                ));
+            }
         }
     }
 
