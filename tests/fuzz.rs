@@ -5,12 +5,13 @@
 //! The inputs come from a seeded mutation fuzzer (`tests/common/fuzz.rs`), so every run is
 //! reproducible. The default tests run a few thousand inputs per target (seconds). Longer runs:
 //!
-//!     STRATA_FUZZ_ITERS=1000000 cargo test --release --test fuzz -- --ignored
+//!     STRATA_FUZZ_ITERS=1000000 cargo test --release --test fuzz -- --ignored --nocapture
 //!
 //! `STRATA_FUZZ_ITERS` sets the inputs per target and variant (for the default tests too) and
-//! `STRATA_FUZZ_SEED` changes the seed, to explore new inputs. A panic is reported with the
-//! input that caused it; keep that input as a regression test next to the fix
-//! (`regressions_*` below).
+//! `STRATA_FUZZ_SEED` changes the seed, to explore new inputs. A debug build (`cargo test
+//! --test fuzz`) also catches integer overflow. A panic is reported with the input that caused
+//! it; keep that input as a regression test next to the fix (`regression_*` below,
+//! `non_ascii_move_text_is_an_error_not_a_panic` in `tests/chess_rules.rs`).
 
 mod common;
 

@@ -24,6 +24,7 @@ use common::engine::Engine;
 use common::fuzz::{self, Fuzzer};
 use rand::Rng;
 use strata::protocol::command::Command;
+use strata::protocol::engine::MAX_ERROR_CHARS;
 use strata::rules::{AnyGame, Game, Variant};
 
 /// Scale of the run: `STRATA_TORTURE_SCALE`, else `default`.
@@ -44,6 +45,13 @@ fn seed(part: u64) -> u64 {
 
 fn is_error(l: &str) -> bool {
     l.starts_with("info string error:")
+}
+
+/// Longer than an error line may be: its prefix and `MAX_ERROR_CHARS` characters (cut with
+/// `...`), whatever the input's length. Characters, not bytes: an echoed replacement
+/// character is three bytes.
+fn too_long(l: &str) -> bool {
+    l.chars().count() > "info string error: ".len() + MAX_ERROR_CHARS + 3
 }
 
 /// Whether `best` is legal in `g` (or `(none)` where there is no legal move), by the rules
@@ -209,8 +217,9 @@ fn storm(e: &mut Engine, variant: Variant, n: usize, f: &mut Fuzzer) -> (usize, 
                 seen += 1;
             } else if is_error(l) {
                 errors += 1;
-                if l.len() > 400 {
-                    e.fail(&format!("an error line of {} bytes for {shown:?}", l.len()));
+                if too_long(l) {
+                    let n = l.chars().count();
+                    e.fail(&format!("an error line of {n} characters for {shown:?}"));
                 }
             }
             i += 1;
@@ -519,8 +528,8 @@ fn megabyte_lines(count: usize) {
             .filter(|l| is_error(l))
             .skip(before)
             .collect();
-        if errs.len() != errors || errs.iter().any(|l| l.len() > 400) {
-            let lens: Vec<usize> = errs.iter().map(|l| l.len()).collect();
+        if errs.len() != errors || errs.iter().any(|l| too_long(l)) {
+            let lens: Vec<usize> = errs.iter().map(|l| l.chars().count()).collect();
             e.fail(&format!(
                 "1 MB line kind {}: {} error lines (lengths {lens:?}), expected {errors}",
                 i % 8,
