@@ -126,3 +126,24 @@ fn pole_facts() {
     // Chess rejects Poles in a FEN.
     assert!(AnyGame::from_fen(Variant::Chess, "4k3/8/8/3o4/4P3/8/8/R2QK3[O+] w - - 0 1").is_err());
 }
+
+/// Found by `tests/fuzz.rs`: a four-byte string with a multi-byte character (`a\u{e9}1`) made
+/// the move parser slice inside the character and panic, which killed the engine on
+/// `position startpos moves a\u{e9}1`.
+#[test]
+fn non_ascii_move_text_is_an_error_not_a_panic() {
+    for variant in [Variant::Chess, Variant::Pole] {
+        let g = AnyGame::startpos(variant).unwrap();
+        for s in [
+            "a\u{e9}1",
+            "\u{10a87a}3",
+            "e2\u{e9}4",
+            "e7e8\u{e9}",
+            "O@\u{e9}4",
+            "\u{e9}\u{e9}",
+        ] {
+            assert!(g.parse_move(s).is_err(), "{s:?}");
+            assert!(!g.is_move_syntax(s), "{s:?}");
+        }
+    }
+}

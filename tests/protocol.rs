@@ -9,7 +9,12 @@ use std::process::{Command, Stdio};
 /// exit status. A line `#wait` is not sent: it waits until the engine has printed one more
 /// `bestmove` than at the previous `#wait` (a hang fails the test after a generous guard).
 fn session(input: &str) -> (Vec<String>, std::process::ExitStatus) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_strata"))
+    session_of(Command::new(env!("CARGO_BIN_EXE_strata")), input)
+}
+
+/// [`session`] with the engine started by `command` (under a shell that limits it, say).
+fn session_of(mut command: Command, input: &str) -> (Vec<String>, std::process::ExitStatus) {
+    let mut child = command
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -311,6 +316,48 @@ fn limits_multipv_and_searchmoves() {
     );
 }
 
+/// Found by `tests/fuzz.rs`: every bad `searchmoves` move had its own error line, against
+/// the rule of one error line per bad command.
+#[test]
+fn bad_searchmoves_get_one_error_line() {
+    let (lines, _) = session("go depth 1 searchmoves d7c6 e2e4 h6h5 zz\n#wait\nquit\n");
+    let errs = errors(&lines);
+    assert_eq!(errs.len(), 1, "{errs:?}");
+    for m in [
+        "illegal move 'd7c6'",
+        "illegal move 'h6h5'",
+        "unparsable move 'zz'",
+    ] {
+        assert!(errs[0].contains(m), "{} lacks {m}", errs[0]);
+    }
+    assert_eq!(bestmove(&lines), vec!["e2e4"]);
+}
+
+/// Found by `tests/fuzz.rs`: error messages echoed whole tokens, so a megabyte FEN field or
+/// option value came back as a megabyte error line. Every error line is now short.
+#[test]
+fn long_input_gets_a_short_error_line() {
+    let long = "w".repeat(1 << 20);
+    let input = format!(
+        "position fen 8/8/8/8/8/8/8/K6k {long} - - 0 1\n\
+         setoption name MultiPV value {long}\n\
+         setoption name UCI_Variant value {long}\n\
+         go depth {long}\n\
+         isready\nquit\n"
+    );
+    let (lines, status) = session(&input);
+    assert!(status.success());
+    let errs = errors(&lines);
+    assert_eq!(
+        errs.len(),
+        4,
+        "{:?}",
+        lines.iter().map(|l| l.len()).collect::<Vec<_>>()
+    );
+    assert!(errs.iter().all(|e| e.len() < 400), "long error lines");
+    assert_eq!(lines.last().map(String::as_str), Some("readyok"));
+}
+
 #[test]
 fn eval_and_bench() {
     let (lines, _) = session("eval\nbench 3\nquit\n");
@@ -345,4 +392,38 @@ fn options_change_between_searches() {
     let errs = errors(&lines);
     assert_eq!(errs.len(), 1, "{errs:?}");
     assert!(errs[0].contains("out of range"));
+}
+
+/// A `Hash` or `Threads` value within the declared range that the system refuses (here under
+/// a 1 GiB address-space limit) is an error line, not a crash: `Hash 65536` used to abort the
+/// engine with "memory allocation failed" on any machine with less than 64 GiB.
+#[cfg(target_os = "linux")]
+#[test]
+fn hash_and_threads_the_system_refuses_are_errors_not_crashes() {
+    let mut limited = Command::new("sh");
+    limited
+        .arg("-c")
+        .arg("ulimit -v 1048576 && exec \"$0\"")
+        .arg(env!("CARGO_BIN_EXE_strata"));
+    let (lines, status) = session_of(
+        limited,
+        "setoption name Hash value 65536\n\
+         setoption name Hash value 2048\n\
+         setoption name Threads value 64\n\
+         position startpos moves e2e4\n\
+         go depth 4\n#wait\n\
+         isready\nquit\n",
+    );
+    assert!(status.success(), "{status:?} {lines:?}");
+    let errs = errors(&lines);
+    assert_eq!(errs.len(), 3, "{errs:?}");
+    assert!(errs[0].contains("option 'Hash': cannot allocate 65536 MiB"));
+    assert!(errs[1].contains("cannot allocate 2048 MiB"));
+    assert!(errs[2].contains("option 'Threads': cannot start 64 search threads"));
+    let best = bestmove(&lines);
+    let mut g = strata::rules::AnyGame::startpos(strata::rules::Variant::Chess).unwrap();
+    use strata::rules::Game;
+    g.make(g.parse_move("e2e4").unwrap());
+    assert!(g.parse_move(best[0]).is_ok(), "bestmove {best:?}");
+    assert_eq!(lines.last().map(String::as_str), Some("readyok"));
 }

@@ -86,9 +86,12 @@ pub enum Command {
 fn parse_num<T: FromStr>(keyword: &str, value: Option<&&str>) -> Result<T, String> {
     match value {
         None => Err(format!("'{keyword}' needs a value")),
-        Some(v) => v
-            .parse()
-            .map_err(|_| format!("'{keyword}' value '{v}' is not a valid number")),
+        Some(v) => v.parse().map_err(|_| {
+            format!(
+                "'{keyword}' value '{}' is not a valid number",
+                truncate(v, 40)
+            )
+        }),
     }
 }
 
@@ -157,7 +160,7 @@ fn parse_go(tokens: &[&str]) -> Result<GoParams, String> {
                     i += 1;
                 }
             }
-            other => return Err(format!("unknown go parameter '{other}'")),
+            other => return Err(format!("unknown go parameter '{}'", truncate(other, 40))),
         }
     }
     Ok(g)
@@ -245,7 +248,8 @@ impl FromStr for Command {
                     }
                     Some(other) => {
                         return Err(format!(
-                            "position: expected 'startpos' or 'fen', got '{other}'"
+                            "position: expected 'startpos' or 'fen', got '{}'",
+                            truncate(other, 40)
                         ));
                     }
                     None => return Err("position: expected 'startpos' or 'fen'".into()),
@@ -254,7 +258,10 @@ impl FromStr for Command {
                     None => Vec::new(),
                     Some((&"moves", ms)) => ms.iter().map(|s| s.to_string()).collect(),
                     Some((other, _)) => {
-                        return Err(format!("position: expected 'moves', got '{other}'"));
+                        return Err(format!(
+                            "position: expected 'moves', got '{}'",
+                            truncate(other, 40)
+                        ));
                     }
                 };
                 Ok(Command::Position { start, moves })
@@ -265,7 +272,8 @@ impl FromStr for Command {
     }
 }
 
-/// At most `n` characters of `s` (for echoing user input in error messages).
+/// At most `n` characters of `s` (for echoing user input in error messages: an error line
+/// stays short however long the input line was).
 pub fn truncate(s: &str, n: usize) -> String {
     if s.chars().count() <= n {
         s.to_string()
@@ -369,5 +377,24 @@ mod tests {
         assert!("setoption value 3".parse::<Command>().is_err());
         assert!("uci now".parse::<Command>().is_err());
         assert!("".parse::<Command>().is_err());
+    }
+
+    /// Found by `tests/fuzz.rs`: the parser echoed a whole token into its message, so a
+    /// megabyte line got a megabyte error line back.
+    #[test]
+    fn error_messages_stay_short_for_long_tokens() {
+        let long = "x".repeat(1 << 20);
+        for line in [
+            format!("position {long}"),
+            format!("position startpos {long}"),
+            format!("go {long}"),
+            format!("go depth {long}"),
+            format!("go wtime 1{long}"),
+            format!("bench {long}"),
+            format!("{long} isready"),
+        ] {
+            let e = line.parse::<Command>().unwrap_err();
+            assert!(e.len() < 200, "{} bytes: {}", e.len(), &e[..200]);
+        }
     }
 }

@@ -21,8 +21,12 @@ use crate::search::time::Clock;
 use crate::search::tt::Bound;
 use crate::search::{
     Iteration, Limits, MATE, MATE_BOUND, Reporter, Settings, Shared, bench, search, thread_pool,
+    try_thread_pool,
 };
 use crate::with_game;
+
+/// The longest error message the engine prints, in characters.
+pub const MAX_ERROR_CHARS: usize = 300;
 
 /// A score as UCI prints it: `cp 35`, `mate 3`, `mate -2`.
 pub fn format_score(score: i32) -> String {
@@ -75,6 +79,8 @@ pub struct Engine {
     options: Vec<OptionDecl>,
     settings: Settings,
     shared: Arc<Shared>,
+    /// The size of `shared`'s transposition table in MiB.
+    hash_mib: usize,
     pool: Arc<rayon::ThreadPool>,
     search: Option<JoinHandle<()>>,
 }
@@ -89,6 +95,7 @@ impl Engine {
             options: declarations(),
             settings: Settings::default(),
             shared: Arc::new(Shared::new(DEFAULT_HASH as usize)),
+            hash_mib: DEFAULT_HASH as usize,
             pool: thread_pool(1),
             search: None,
         }
@@ -99,8 +106,13 @@ impl Engine {
         &self.game
     }
 
+    /// Reports bad input: one `info string error:` line, cut to [`MAX_ERROR_CHARS`] so that
+    /// echoed input (a FEN field, a move) never makes it long.
     fn error(&self, msg: &str) {
-        self.out.line(&format!("info string error: {msg}"));
+        self.out.line(&format!(
+            "info string error: {}",
+            truncate(msg, MAX_ERROR_CHARS)
+        ));
     }
 
     /// Stops a running search and waits for its `bestmove`.
@@ -212,11 +224,19 @@ impl Engine {
                     Err(e) => self.error(&e),
                 }
             }
-            ("Threads", OptionValue::Int(n)) => {
-                self.settings.threads = n as usize;
-                self.pool = thread_pool(n as usize);
-            }
-            ("Hash", OptionValue::Int(n)) => self.shared = Arc::new(Shared::new(n as usize)),
+            // Threads and memory may be refused even within the declared range: then the
+            // engine says so and keeps what it has.
+            ("Threads", OptionValue::Int(n)) => match try_thread_pool(n as usize) {
+                Ok(pool) => {
+                    self.settings.threads = n as usize;
+                    self.pool = pool;
+                }
+                Err(e) => self.error(&format!(
+                    "option 'Threads': {e}; keeping {}",
+                    self.settings.threads
+                )),
+            },
+            ("Hash", OptionValue::Int(n)) => self.resize_hash(n as usize),
             ("Clear Hash", _) => self.shared.tt.clear(),
             ("MultiPV", OptionValue::Int(n)) => self.settings.multipv = n as usize,
             ("Move Overhead", OptionValue::Int(n)) => self.settings.move_overhead = n as u64,
@@ -227,6 +247,30 @@ impl Engine {
                 }
             }
             (other, _) => self.error(&format!("option '{other}' cannot be set")),
+        }
+    }
+
+    /// Replaces the transposition table by one of `mib` MiB. The old table is freed first
+    /// (a minimal one stands in meanwhile), so that two tables are never resident together:
+    /// going from 8 to 16 GiB must not need 24. If `mib` cannot be had, the old size is
+    /// allocated again (empty), and failing that the minimal table stays.
+    fn resize_hash(&mut self, mib: usize) {
+        self.shared = Arc::new(Shared::new(1));
+        match Shared::try_new(mib) {
+            Ok(shared) => {
+                self.shared = Arc::new(shared);
+                self.hash_mib = mib;
+            }
+            Err(e) => {
+                match Shared::try_new(self.hash_mib) {
+                    Ok(shared) => self.shared = Arc::new(shared),
+                    Err(_) => self.hash_mib = 1,
+                }
+                self.error(&format!(
+                    "option 'Hash': {e}; keeping {} MiB (cleared)",
+                    self.hash_mib
+                ));
+            }
         }
     }
 
@@ -282,12 +326,17 @@ impl Engine {
             );
             return;
         }
+        // Bad `searchmoves` are ignored, and reported together: one error line per command.
         let mut searchmoves = Vec::new();
+        let mut bad = Vec::new();
         for s in &params.searchmoves {
             match self.game.parse_move(s) {
                 Ok(m) => searchmoves.push(m),
-                Err(e) => self.error(&format!("go searchmoves: {e}; ignored")),
+                Err(e) => bad.push(truncate(&e.to_string(), 60)),
             }
+        }
+        if !bad.is_empty() {
+            self.error(&format!("go searchmoves: {}; ignored", bad.join(", ")));
         }
         let colour = self.game.side_to_move().idx();
         let limits = Limits {

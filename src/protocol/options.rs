@@ -1,5 +1,6 @@
 //! The engine's UCI options: their declarations (printed by `uci`) and value checking.
 
+use super::command::truncate;
 use crate::rules::Variant;
 
 /// The type and range of an option.
@@ -100,9 +101,13 @@ impl OptionDecl {
         match &self.kind {
             OptionType::Spin { min, max, .. } => {
                 let v = need(value)?;
-                let n: i64 = v
-                    .parse()
-                    .map_err(|_| format!("option '{}': '{v}' is not an integer", self.name))?;
+                let n: i64 = v.parse().map_err(|_| {
+                    format!(
+                        "option '{}': '{}' is not an integer",
+                        self.name,
+                        truncate(&v, 40)
+                    )
+                })?;
                 if n < *min || n > *max {
                     return Err(format!(
                         "option '{}': {n} is out of range {min}..{max}",
@@ -115,8 +120,9 @@ impl OptionDecl {
                 "true" => Ok(OptionValue::Bool(true)),
                 "false" => Ok(OptionValue::Bool(false)),
                 v => Err(format!(
-                    "option '{}': '{v}' is not true or false",
-                    self.name
+                    "option '{}': '{}' is not true or false",
+                    self.name,
+                    truncate(v, 40)
                 )),
             },
             OptionType::Combo { vars, .. } => {
@@ -124,8 +130,9 @@ impl OptionDecl {
                 match vars.iter().find(|x| x.eq_ignore_ascii_case(&v)) {
                     Some(x) => Ok(OptionValue::Text(x.clone())),
                     None => Err(format!(
-                        "option '{}': unknown value '{v}' (one of: {})",
+                        "option '{}': unknown value '{}' (one of: {})",
                         self.name,
+                        truncate(&v, 40),
                         vars.join(", ")
                     )),
                 }
@@ -199,6 +206,8 @@ mod tests {
                 .contains("not an integer")
         );
         assert!(spin.check(None).is_err());
+        let long = "9".repeat(100_000);
+        assert!(spin.check(Some(&long)).unwrap_err().len() < 200);
         assert_eq!(
             spin.uci_line(),
             "option name Hash type spin default 16 min 1 max 1024"

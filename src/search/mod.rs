@@ -17,7 +17,7 @@ pub mod tt;
 mod worker;
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed, Ordering::Release};
 use std::time::{Duration, Instant};
 
 use crate::eval::Evaluate;
@@ -175,17 +175,24 @@ pub struct Shared {
 }
 
 impl Shared {
-    /// Shared state with a transposition table of `hash_mib` MiB.
+    /// Shared state with a transposition table of `hash_mib` MiB. Panics if the memory
+    /// cannot be had; see [`Shared::try_new`].
     pub fn new(hash_mib: usize) -> Self {
-        Shared {
-            tt: TranspositionTable::new(hash_mib),
+        Self::try_new(hash_mib).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// Shared state with a transposition table of `hash_mib` MiB, or an error when the
+    /// memory cannot be had.
+    pub fn try_new(hash_mib: usize) -> Result<Self, String> {
+        Ok(Shared {
+            tt: TranspositionTable::try_new(hash_mib)?,
             stop: AtomicBool::new(false),
             done: AtomicBool::new(false),
             pondering: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
             epoch: Instant::now(),
             start_us: AtomicU64::new(0),
-        }
+        })
     }
 
     /// Restarts the clock (at the start of a search, and at `ponderhit`).
@@ -200,10 +207,15 @@ impl Shared {
         Duration::from_micros(now.saturating_sub(self.start_us.load(Relaxed)))
     }
 
-    /// `ponderhit`: from now on the time limits apply, counted from now.
+    /// `ponderhit`: from now on the time limits apply, counted from now. Only while
+    /// pondering: a stray `ponderhit` during a timed search must not restart its clock, or
+    /// the search would overrun the time it was given.
     pub fn ponderhit(&self) {
-        self.restart_clock();
-        self.pondering.store(false, Relaxed);
+        if self.pondering.load(Relaxed) {
+            // The clock first: a search that sees `pondering` false (Acquire) sees it too.
+            self.restart_clock();
+            self.pondering.store(false, Release);
+        }
     }
 
     /// Nodes searched by all threads (updated in batches).
@@ -293,14 +305,48 @@ pub fn search<G: Evaluate>(
     outcome
 }
 
-/// Builds a rayon pool for `threads` search threads (with room for deep recursion).
+/// Builds a rayon pool for `threads` search threads (with room for deep recursion). Panics
+/// if the threads cannot be started; see [`try_thread_pool`].
 pub fn thread_pool(threads: usize) -> Arc<rayon::ThreadPool> {
-    Arc::new(
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(threads.max(1))
-            .stack_size(32 * 1024 * 1024)
-            .thread_name(|i| format!("strata-search-{i}"))
-            .build()
-            .expect("the search thread pool starts"),
-    )
+    try_thread_pool(threads).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Builds a rayon pool for `threads` search threads, or an error when the system refuses
+/// the threads (process or memory limits): `Threads` accepts up to 512.
+pub fn try_thread_pool(threads: usize) -> Result<Arc<rayon::ThreadPool>, String> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.max(1))
+        .stack_size(32 * 1024 * 1024)
+        .thread_name(|i| format!("strata-search-{i}"))
+        .build()
+        .map(Arc::new)
+        .map_err(|e| format!("cannot start {threads} search threads: {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A `ponderhit` while not pondering (a stray one during a timed search) must not
+    /// restart the clock, or the search would overrun its time.
+    #[test]
+    fn ponderhit_restarts_the_clock_only_when_pondering() {
+        let shared = Shared::new(1);
+        shared.restart_clock();
+        let started = shared.start_us.load(Relaxed);
+        std::thread::sleep(Duration::from_millis(5));
+        shared.ponderhit();
+        assert_eq!(
+            shared.start_us.load(Relaxed),
+            started,
+            "a stray ponderhit reset the clock"
+        );
+        shared.pondering.store(true, Relaxed);
+        shared.ponderhit();
+        assert!(!shared.pondering.load(Relaxed));
+        assert!(
+            shared.start_us.load(Relaxed) > started,
+            "ponderhit restarts the clock"
+        );
+    }
 }

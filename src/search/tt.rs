@@ -103,23 +103,39 @@ pub struct TranspositionTable {
 }
 
 impl TranspositionTable {
-    /// A table of about `mib` MiB (at least one bucket).
+    /// A table of about `mib` MiB (at least one bucket). Panics if the memory cannot be
+    /// had; see [`TranspositionTable::try_new`].
     pub fn new(mib: usize) -> Self {
-        let bytes = mib.max(1) * 1024 * 1024;
+        Self::try_new(mib).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// A table of about `mib` MiB (at least one bucket), or an error when the memory cannot
+    /// be had. `Hash` accepts up to 64 GiB, more than many machines have: the allocation must
+    /// be allowed to fail without aborting the engine.
+    pub fn try_new(mib: usize) -> Result<Self, String> {
+        let cannot = |why: &dyn std::fmt::Display| format!("cannot allocate {mib} MiB: {why}");
+        let bytes = mib
+            .max(1)
+            .checked_mul(1024 * 1024)
+            .ok_or_else(|| cannot(&"too large"))?;
         let buckets = (bytes / (BUCKET * 17)).max(1);
-        let slots = (0..buckets * BUCKET)
-            .map(|_| Slot {
-                check: AtomicU64::new(0),
-                data: AtomicU64::new(0),
-            })
-            .collect();
-        let ages = (0..buckets * BUCKET).map(|_| AtomicU8::new(0)).collect();
-        TranspositionTable {
+        let n = buckets * BUCKET;
+        let mut slots = Vec::new();
+        slots.try_reserve_exact(n).map_err(|e| cannot(&e))?;
+        let mut ages = Vec::new();
+        ages.try_reserve_exact(n).map_err(|e| cannot(&e))?;
+        // Writing every entry makes the whole table resident now, not in the first search.
+        slots.extend((0..n).map(|_| Slot {
+            check: AtomicU64::new(0),
+            data: AtomicU64::new(0),
+        }));
+        ages.extend((0..n).map(|_| AtomicU8::new(0)));
+        Ok(TranspositionTable {
             slots,
             ages,
             buckets,
             generation: AtomicU8::new(0),
-        }
+        })
     }
 
     /// Empties the table.
@@ -255,6 +271,14 @@ mod tests {
         }
         tt.clear();
         assert_eq!(tt.probe(0xDEAD_BEEF_1234_5678), None);
+    }
+
+    #[test]
+    fn an_impossible_size_is_an_error() {
+        // 2^50 bytes: more than any address space; usize::MAX MiB overflows the byte count.
+        assert!(TranspositionTable::try_new(1 << 30).is_err());
+        assert!(TranspositionTable::try_new(usize::MAX).is_err());
+        assert!(TranspositionTable::try_new(1).is_ok());
     }
 
     #[test]

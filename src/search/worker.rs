@@ -1,6 +1,6 @@
 //! One search thread: its own position copy, histories and stacks, and the alpha-beta search.
 
-use std::sync::atomic::Ordering::Relaxed;
+use std::sync::atomic::Ordering::{Acquire, Relaxed};
 
 use super::ordering::{History, KILLER, loses_material, pick, score_moves, tactical_score};
 use super::time::Budget;
@@ -103,7 +103,8 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             .fetch_add(self.nodes - self.flushed, Relaxed);
         self.flushed = self.nodes;
         if self.id == 0 {
-            let pondering = self.shared.pondering.load(Relaxed);
+            // Acquire: after a `ponderhit`, the restarted clock is seen too.
+            let pondering = self.shared.pondering.load(Acquire);
             if let Some(b) = self.budget
                 && !pondering
                 && self.shared.elapsed() >= b.maximum

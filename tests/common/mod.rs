@@ -1,6 +1,9 @@
 //! Helpers shared by the integration tests: perft suite files and position invariants.
 #![allow(dead_code)]
 
+pub mod engine;
+pub mod fuzz;
+
 use std::path::{Path, PathBuf};
 
 use rand::rngs::StdRng;

@@ -68,6 +68,7 @@ impl ChessPosition {
             ep: self.ep,
             poles_available: self.poles_available,
             halfmove: self.halfmove,
+            fullmove: self.fullmove,
             key: self.board.key(),
         };
         if self.ep != NO_EP {
@@ -75,7 +76,8 @@ impl ChessPosition {
                 .toggle_key(z.extra[Z_EP + (self.ep % 8) as usize]);
             self.ep = NO_EP;
         }
-        self.halfmove += 1;
+        // The clocks saturate: a FEN may set them to u32::MAX.
+        self.halfmove = self.halfmove.saturating_add(1);
         let mut ep_after = None;
         match mv.flag() {
             MoveFlag::Drop => {
@@ -123,7 +125,7 @@ impl ChessPosition {
         self.side = them;
         self.board.toggle_key(z.side[us.idx()] ^ z.side[them.idx()]);
         if us == Colour::BLACK {
-            self.fullmove += 1;
+            self.fullmove = self.fullmove.saturating_add(1);
         }
         if let Some((ep, victim)) = ep_after {
             self.set_ep_if_capturable(ep, victim);
@@ -136,9 +138,7 @@ impl ChessPosition {
         let mv = u.mv;
         let us = self.side.flip();
         self.side = us;
-        if us == Colour::BLACK {
-            self.fullmove -= 1;
-        }
+        self.fullmove = u.fullmove;
         let (from, to) = (mv.from(), mv.to());
         match mv.flag() {
             MoveFlag::Drop => {
@@ -185,6 +185,7 @@ impl ChessPosition {
             ep: self.ep,
             poles_available: self.poles_available,
             halfmove: self.halfmove,
+            fullmove: self.fullmove,
             key: self.board.key(),
         });
         if self.ep != NO_EP {

@@ -127,18 +127,18 @@ impl Game for ChessPosition {
     }
 
     fn is_move_syntax(&self, s: &str) -> bool {
+        // Move names are ASCII; checking first makes the byte slices below char boundaries
+        // (`a\u{e9}1` is four bytes, and slicing it at byte 2 would panic).
+        if !s.is_ascii() {
+            return false;
+        }
         let sq_ok = |t: &str| ChessPosition::parse_square(t).is_some();
         if let Some(rest) = s.strip_prefix("O@") {
             return self.pole_rules && sq_ok(rest);
         }
         match s.len() {
             4 => sq_ok(&s[..2]) && sq_ok(&s[2..]),
-            5 => {
-                s.is_char_boundary(4)
-                    && sq_ok(&s[..2])
-                    && sq_ok(&s[2..4])
-                    && matches!(&s[4..], "q" | "r" | "b" | "n")
-            }
+            5 => sq_ok(&s[..2]) && sq_ok(&s[2..4]) && matches!(&s[4..], "q" | "r" | "b" | "n"),
             _ => false,
         }
     }

@@ -18,6 +18,7 @@ pub(super) struct Undo {
     pub ep: u8,
     pub poles_available: bool,
     pub halfmove: u32,
+    pub fullmove: u32,
     pub key: u64,
 }
 

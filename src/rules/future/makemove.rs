@@ -48,7 +48,8 @@ impl FuturePosition {
         if let Some(ep) = self.ep.take() {
             self.board.toggle_key(z.extra[Z_EP + ep.cell]);
         }
-        self.halfmove += 1;
+        // The clocks saturate: a FEN may set them to u32::MAX.
+        self.halfmove = self.halfmove.saturating_add(1);
         self.reversible += 1;
         let mut irreversible = false;
         let mut ep_after = None;
@@ -127,7 +128,7 @@ impl FuturePosition {
         self.side = next;
         self.board.toggle_key(z.side[us.idx()] ^ z.side[next.idx()]);
         if next.0 <= us.0 {
-            self.fullmove += 1;
+            self.fullmove = self.fullmove.saturating_add(1);
         }
         if let Some((cell, victim)) = ep_after
             && let Some(ep) = self.ep_right_for(next, cell, victim)

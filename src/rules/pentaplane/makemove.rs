@@ -40,6 +40,7 @@ impl PentaplanePosition {
             captured: Piece::NONE,
             blasted: 0,
             halfmove: self.halfmove,
+            fullmove: self.fullmove,
             reversible: self.reversible,
             key: self.board.key(),
         };
@@ -87,7 +88,8 @@ impl PentaplanePosition {
         self.side = them;
         self.board.toggle_key(z.side[us.idx()] ^ z.side[them.idx()]);
         if us == Colour::BLACK {
-            self.fullmove = self.fullmove.wrapping_add(1);
+            // Saturates (a FEN may set it to u32::MAX); unmake restores it from the undo.
+            self.fullmove = self.fullmove.saturating_add(1);
         }
         self.history.push(undo);
     }
@@ -96,9 +98,7 @@ impl PentaplanePosition {
         let u = self.history.pop().expect("unmake without a move");
         let us = self.side.flip();
         self.side = us;
-        if us == Colour::BLACK {
-            self.fullmove = self.fullmove.wrapping_sub(1);
-        }
+        self.fullmove = u.fullmove;
         for _ in 0..u.blasted {
             let (cell, p) = self
                 .blasted
@@ -132,6 +132,7 @@ impl PentaplanePosition {
             captured: Piece::NONE,
             blasted: 0,
             halfmove: self.halfmove,
+            fullmove: self.fullmove,
             reversible: self.reversible,
             key: self.board.key(),
         });

@@ -23,6 +23,7 @@ pub(super) struct Undo {
     /// How many pieces the explosion removed (entries on the `blasted` stack).
     pub blasted: u8,
     pub halfmove: u32,
+    pub fullmove: u32,
     pub reversible: u32,
     pub key: u64,
 }

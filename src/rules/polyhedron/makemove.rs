@@ -49,10 +49,12 @@ impl PolyhedronPosition {
             captured: Piece::NONE,
             ep: self.ep,
             halfmove: self.halfmove,
+            fullmove: self.fullmove,
             key: self.board.key(),
         };
         self.clear_ep();
-        self.halfmove += 1;
+        // The clocks saturate: a FEN may set them to u32::MAX.
+        self.halfmove = self.halfmove.saturating_add(1);
         match mv.flag() {
             MoveFlag::DoubleStep => {
                 self.board.relocate(from, to);
@@ -91,7 +93,7 @@ impl PolyhedronPosition {
         self.side = them;
         self.board.toggle_key(z.side[us.idx()] ^ z.side[them.idx()]);
         if us == Colour::BLACK {
-            self.fullmove += 1;
+            self.fullmove = self.fullmove.saturating_add(1);
         }
         self.history.push(undo);
     }
@@ -102,9 +104,7 @@ impl PolyhedronPosition {
         let us = self.side.flip();
         let them = self.side;
         self.side = us;
-        if us == Colour::BLACK {
-            self.fullmove -= 1;
-        }
+        self.fullmove = u.fullmove;
         let (from, to) = (mv.from(), mv.to());
         match mv.flag() {
             MoveFlag::DoubleStep => self.board.relocate(to, from),
@@ -142,6 +142,7 @@ impl PolyhedronPosition {
             captured: Piece::NONE,
             ep: self.ep,
             halfmove: self.halfmove,
+            fullmove: self.fullmove,
             key: self.board.key(),
         });
         self.clear_ep();

@@ -23,6 +23,7 @@ pub(super) struct Undo {
     pub captured: Piece,
     pub ep: u16,
     pub halfmove: u32,
+    pub fullmove: u32,
     pub key: u64,
 }
 
