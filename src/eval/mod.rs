@@ -184,3 +184,4 @@ pub trait Evaluate: Game {
         }
     }
 }
+
