@@ -123,3 +123,58 @@ fn two_threads_find_the_same_mate() {
     assert_eq!(game.move_name(out.best.unwrap()), "f6a6");
     assert_eq!(out.score, mate_in(3));
 }
+
+/// Collects the depths of the `info` lines.
+#[derive(Default)]
+struct Depths(std::sync::Mutex<Vec<i32>>);
+
+impl strata::search::Reporter for Depths {
+    fn iteration(&self, it: &strata::search::Iteration) {
+        self.0.lock().unwrap().push(it.depth);
+    }
+}
+
+/// With a depth limit and several threads, whichever thread completes the depth first ends
+/// the search: the answer has exactly that depth, and the last `info` line shows it even
+/// when a helper thread found it.
+#[test]
+fn several_threads_stop_at_the_requested_depth() {
+    for threads in [2, 3] {
+        let pool = thread_pool(threads);
+        let settings = Settings {
+            threads,
+            ..Settings::default()
+        };
+        for (variant, fen) in [
+            (
+                Variant::Chess,
+                "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+            ),
+            (
+                Variant::Pole,
+                "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R[Oo] w KQkq - 2 3",
+            ),
+        ] {
+            for depth in [7, 8] {
+                let game = AnyGame::from_fen(variant, fen).unwrap();
+                let shared = Shared::new(16);
+                let depths = Depths::default();
+                let limits = Limits {
+                    depth: Some(depth),
+                    ..Limits::default()
+                };
+                let out =
+                    with_game!(&game, g => search(g, &limits, &settings, &shared, &depths, &pool));
+                assert_eq!(out.depth, depth as i32, "{threads} threads, {fen}");
+                let best = out.best.unwrap();
+                assert_eq!(game.parse_move(&game.move_name(best)).ok(), Some(best));
+                let seen = depths.0.into_inner().unwrap();
+                assert_eq!(
+                    seen.last(),
+                    Some(&(depth as i32)),
+                    "{threads} threads: {seen:?}"
+                );
+            }
+        }
+    }
+}

@@ -184,4 +184,3 @@ pub trait Evaluate: Game {
         }
     }
 }
-

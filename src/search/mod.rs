@@ -17,7 +17,7 @@ pub mod tt;
 mod worker;
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed, Ordering::Release};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering::Relaxed, Ordering::Release};
 use std::time::{Duration, Instant};
 
 use crate::eval::Evaluate;
@@ -166,6 +166,8 @@ pub struct Shared {
     pub stop: AtomicBool,
     /// Set by the main search thread when it has finished, to stop the helpers.
     done: AtomicBool,
+    /// The deepest iteration any thread has completed in this search.
+    completed: AtomicI32,
     /// True while pondering (time limits do not apply). Like `stop`, set by the caller before
     /// the search starts, so that a `ponderhit` arriving at once is not lost.
     pub pondering: AtomicBool,
@@ -188,6 +190,7 @@ impl Shared {
             tt: TranspositionTable::try_new(hash_mib)?,
             stop: AtomicBool::new(false),
             done: AtomicBool::new(false),
+            completed: AtomicI32::new(0),
             pondering: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
             epoch: Instant::now(),
@@ -258,6 +261,7 @@ pub fn search<G: Evaluate>(
     shared.restart_clock();
     shared.nodes.store(0, Relaxed);
     shared.done.store(false, Relaxed);
+    shared.completed.store(0, Relaxed);
     shared.tt.new_search();
     let budget = time::budget(&limits.clock, settings.move_overhead);
     let moves = root_moves(root, limits);
@@ -268,7 +272,7 @@ pub fn search<G: Evaluate>(
             ..Outcome::default()
         }
     } else {
-        let results: Vec<Outcome> = pool.broadcast(|ctx| {
+        let mut results: Vec<Outcome> = pool.broadcast(|ctx| {
             let id = ctx.index();
             if id >= settings.threads {
                 return Outcome::default();
@@ -290,11 +294,22 @@ pub fn search<G: Evaluate>(
             out
         });
         // The best thread: the deepest completed iteration, then the better score.
-        results
-            .into_iter()
-            .filter(|o| o.best.is_some())
-            .max_by_key(|o| (o.depth, o.score))
-            .unwrap_or_default()
+        let best = results
+            .iter()
+            .enumerate()
+            .filter(|(_, o)| o.best.is_some())
+            .max_by_key(|(_, o)| (o.depth, o.score))
+            .map(|(id, _)| id);
+        match best {
+            Some(id) => {
+                if id != 0 && results[id].depth > results[0].depth {
+                    // As Stockfish does: the answer's line is shown when a helper found it.
+                    report_outcome(root, &results[id], shared, reporter);
+                }
+                results.swap_remove(id)
+            }
+            None => Outcome::default(),
+        }
     };
     // UCI: in ponder or infinite mode the engine waits for `stop`/`ponderhit` before answering.
     while (limits.infinite || shared.pondering.load(Relaxed)) && !shared.stop.load(Relaxed) {
@@ -303,6 +318,36 @@ pub fn search<G: Evaluate>(
     let mut outcome = outcome;
     outcome.nodes = shared.nodes();
     outcome
+}
+
+/// Sends `outcome` as an `info` line: its depth, score and principal variation.
+fn report_outcome<G: Evaluate>(
+    root: &G,
+    outcome: &Outcome,
+    shared: &Shared,
+    reporter: &dyn Reporter,
+) {
+    let mut pos = root.clone();
+    let pv = outcome
+        .pv
+        .iter()
+        .map(|&m| {
+            let name = pos.move_name(m);
+            pos.make(m);
+            name
+        })
+        .collect();
+    reporter.iteration(&Iteration {
+        depth: outcome.depth,
+        seldepth: outcome.depth as usize,
+        multipv: 1,
+        score: outcome.score.clamp(-MATE, MATE),
+        bound: Bound::Exact,
+        nodes: shared.nodes(),
+        time: shared.elapsed(),
+        hashfull: shared.tt.hashfull(),
+        pv,
+    });
 }
 
 /// Builds a rayon pool for `threads` search threads (with room for deep recursion). Panics

@@ -149,7 +149,12 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         for depth in 1..=max_depth {
             // Lazy SMP: helper threads skip every other depth, so that they run ahead of the
             // main thread and fill the shared table with deeper results.
-            if self.id > 0 && depth > 1 && (depth + self.id as i32) % 2 == 1 {
+            // The last depth is never skipped: a helper that reaches it first ends the search.
+            if self.id > 0 && depth > 1 && depth < max_depth && (depth + self.id as i32) % 2 == 1 {
+                continue;
+            }
+            // A depth another thread has completed is not searched again.
+            if depth < max_depth && depth <= self.shared.completed.load(Relaxed) {
                 continue;
             }
             for pv_idx in 0..multipv {
@@ -220,6 +225,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             for rm in &mut self.root_moves {
                 rm.prev_score = rm.score;
             }
+            self.shared.completed.fetch_max(depth, Relaxed);
             if self.id == 0 {
                 for i in 0..multipv {
                     self.report(depth, i);
@@ -228,6 +234,10 @@ impl<'a, G: Evaluate> Worker<'a, G> {
                     self.shared.done.store(true, Relaxed);
                     break;
                 }
+            }
+            if depth == max_depth && self.limits.depth.is_some() {
+                // The depth asked for is reached, by whichever thread got there first.
+                self.shared.done.store(true, Relaxed);
             }
         }
         self.poll();

@@ -1,0 +1,64 @@
+#!/usr/bin/env python3
+"""Parallel search speed-up (issue 7): time to reach a fixed depth with 1 and with N threads.
+
+    python3 scripts/parallel_speedup.py [--threads 2] [--runs 3]
+
+Runs `strata bench --variant V --depth D --threads T --verbose` for every variant at a depth
+a little above the bench default (so that most positions take a few hundred milliseconds),
+RUNS times per thread count, takes each position's median time, and prints per position the
+ratio time(N threads) / time(1 thread) and the median ratio over all positions. Positions
+whose one-thread time is under 20 ms are listed but left out of the median (the timer's
+resolution is a millisecond and thread start-up dominates there).
+"""
+import argparse
+import re
+import statistics
+import subprocess
+
+DEPTHS = {"chess": 13, "pole": 13, "polyhedron": 7, "podionic": 12, "pentaplane": 11,
+          "future-generation": 8}
+LINE = re.compile(r"^(\S+) position (\d+): depth (\d+) nodes (\d+) time (\d+) ms")
+
+
+def run(strata, variant, depth, threads):
+    out = subprocess.run([strata, "bench", "--variant", variant, "--depth", str(depth),
+                          "--threads", str(threads), "--verbose"],
+                         capture_output=True, text=True, check=True).stdout
+    times = {}
+    for line in out.splitlines():
+        m = LINE.match(line)
+        if m:
+            times[int(m.group(2))] = int(m.group(5))
+    return times
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--strata", default="target/release/strata")
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--runs", type=int, default=3)
+    a = ap.parse_args()
+    ratios = []
+    for variant, depth in DEPTHS.items():
+        samples = {1: {}, a.threads: {}}
+        for _ in range(a.runs):
+            for t in samples:
+                for pos, ms in run(a.strata, variant, depth, t).items():
+                    samples[t].setdefault(pos, []).append(ms)
+        for pos in sorted(samples[1]):
+            t1 = statistics.median(samples[1][pos])
+            tn = statistics.median(samples[a.threads][pos])
+            if t1 < 20:
+                print(f"{variant} position {pos} depth {depth}: 1 thread {t1:.0f} ms, "
+                      f"{a.threads} threads {tn:.0f} ms (too short, left out)")
+                continue
+            r = tn / t1
+            ratios.append(r)
+            print(f"{variant} position {pos} depth {depth}: 1 thread {t1:.0f} ms, "
+                  f"{a.threads} threads {tn:.0f} ms, ratio {r:.2f}", flush=True)
+    print(f"median ratio over {len(ratios)} positions: {statistics.median(ratios):.2f} "
+          f"(time with {a.threads} threads / time with 1 thread, median of {a.runs} runs each)")
+
+
+if __name__ == "__main__":
+    main()
