@@ -178,3 +178,22 @@ fn several_threads_stop_at_the_requested_depth() {
         }
     }
 }
+
+/// A crowded Polyhedron middlegame (from a sanity game against the random mover) where the
+/// capture tree of the quiescence search once exploded: depth 1 took 2.8 million nodes, so
+/// a 100 000-node search played an unsearched move into a mate. Under-promotions and, deep
+/// in the quiescence search, all but recaptures are left out now.
+#[test]
+fn quiescence_search_stays_small_in_crowded_3d_positions() {
+    let fen = "3pGp/1Q4/3k1P/3PW1/2PB1U/hP2U1|G7/1p1p4/w1P5/8/6WP/4PP2/1P2U3/4R1DH|d2fq1fa1d/r2uu4r/spp5pp/4h5/8P1/P1P2P1p1P/4P1P3/1P6H1/4R2K2/10|2D3w1/p3ppbp/8/P1P4P/1N2P1P1/6G1/3P4/4W3|B3pp/1u4/4P1/6/6/1u3P[UFFAANHHWSSGbuuuannhhwwsgggg] b - 0 279";
+    let game = AnyGame::from_fen(Variant::Polyhedron, fen).unwrap();
+    let limits = Limits {
+        nodes: Some(100_000),
+        ..Limits::default()
+    };
+    let shared = Shared::new(16);
+    let pool = thread_pool(1);
+    let out =
+        with_game!(&game, g => search(g, &limits, &Settings::default(), &shared, &Silent, &pool));
+    assert!(out.depth >= 2, "only depth {} in 100 000 nodes", out.depth);
+}

@@ -73,6 +73,18 @@ pub(super) fn loses_material<G: Evaluate>(pos: &G, m: Move) -> bool {
     pos.piece_value(pos.moved_piece(m)) > victim_value && m.promotion().is_none() && pos.see(m) < 0
 }
 
+/// Whether `moves[i]` promotes on a from-to pair that an earlier move of the list already
+/// promoted on. Moves picked best first put the most valuable promotion of a pair first, so
+/// this is an under-promotion, which the quiescence search leaves out, as chess engines do.
+pub(super) fn is_under_promotion(moves: &[Move], i: usize) -> bool {
+    let m = moves[i];
+    let promotes = |p: Move| p.promotion().is_some() && p.flag() != MoveFlag::Drop;
+    promotes(m)
+        && moves[..i]
+            .iter()
+            .any(|&p| promotes(p) && p.from() == m.from() && p.to() == m.to())
+}
+
 /// Scores every move of `moves` into `scores`.
 pub(super) fn score_moves<G: Evaluate>(
     pos: &G,

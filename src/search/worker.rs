@@ -2,7 +2,9 @@
 
 use std::sync::atomic::Ordering::{Acquire, Relaxed};
 
-use super::ordering::{History, KILLER, loses_material, pick, score_moves, tactical_score};
+use super::ordering::{
+    History, KILLER, is_under_promotion, loses_material, pick, score_moves, tactical_score,
+};
 use super::time::Budget;
 use super::tt::{Bound, Entry};
 use super::{
@@ -22,6 +24,9 @@ struct RootMove {
     seldepth: usize,
     bound: Bound,
 }
+
+/// From this many plies into the quiescence search, only recaptures are searched.
+const QS_RECAPTURES_ONLY: i32 = 5;
 
 /// Late-move reductions by depth and move number.
 fn reduction(depth: i32, moves: usize) -> i32 {
@@ -387,11 +392,12 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         beta: i32,
         ply: usize,
         qply: i32,
+        last: Move,
     ) -> i32 {
         if same_team {
-            self.qsearch::<PV>(alpha, beta, ply, qply)
+            self.qsearch::<PV>(alpha, beta, ply, qply, last)
         } else {
-            -self.qsearch::<PV>(-beta, -alpha, ply, qply)
+            -self.qsearch::<PV>(-beta, -alpha, ply, qply, last)
         }
     }
 
@@ -404,7 +410,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         ply: usize,
     ) -> i32 {
         if depth <= 0 {
-            return self.qsearch::<PV>(alpha, beta, ply, 0);
+            return self.qsearch::<PV>(alpha, beta, ply, 0, Move::NONE);
         }
         self.count_node();
         if self.stopped {
@@ -617,7 +623,14 @@ impl<'a, G: Evaluate> Worker<'a, G> {
     }
 
     /// Quiescence search: tactical moves only (every move when in check).
-    fn qsearch<const PV: bool>(&mut self, mut alpha: i32, beta: i32, ply: usize, qply: i32) -> i32 {
+    fn qsearch<const PV: bool>(
+        &mut self,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        qply: i32,
+        last: Move,
+    ) -> i32 {
         self.count_node();
         if self.stopped {
             return 0;
@@ -698,6 +711,15 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             if !in_check && loses_material(&self.pos, m) {
                 continue;
             }
+            // Of the promotions on one move, only the most valuable (picked first).
+            if !in_check && is_under_promotion(moves.as_slice(), i) {
+                continue;
+            }
+            // Deep in the quiescence search only recaptures, as Stockfish once did: in
+            // crowded 3D positions the capture tree explodes otherwise.
+            if !in_check && qply >= QS_RECAPTURES_ONLY && m.to() != last.to() {
+                continue;
+            }
             // Delta pruning: even winning the victim cannot reach alpha.
             if !in_check && m.promotion().is_none() {
                 let victim = self.pos.captured_piece(m);
@@ -715,7 +737,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             }
             self.pos.make(m);
             let same = self.pos.team_to_move() == team;
-            let v = self.child_q::<PV>(same, alpha, beta, ply + 1, qply + 1);
+            let v = self.child_q::<PV>(same, alpha, beta, ply + 1, qply + 1, m);
             self.pos.unmake();
             if self.stopped {
                 self.lists[ply] = moves;
