@@ -164,7 +164,8 @@ pub struct Shared {
     /// Set (by the protocol) to stop the search. Not cleared by [`search`]: the caller clears
     /// it before starting, so a `stop` that arrives at once is not lost.
     pub stop: AtomicBool,
-    /// Set by the main search thread when it has finished, to stop the helpers.
+    /// Set when the search is over (the main thread has finished, or a thread reached the
+    /// depth limit), to stop the other threads.
     done: AtomicBool,
     /// The deepest iteration any thread has completed in this search.
     completed: AtomicI32,
