@@ -112,15 +112,14 @@ impl Evaluate for FuturePosition {
             }
             team[colour.team()] += self.colour_terms(colour, trace, &mut phase_sum);
         }
-        let phase = PROFILE.phase_of(phase_sum);
-        trace.phase(phase);
-        let v = (team[0] - team[1]).taper(phase);
-        let tempo = 20;
-        if self.team_to_move() == 0 {
-            v + tempo
-        } else {
-            -v + tempo
-        }
+        PROFILE.finish(
+            team[0],
+            team[1],
+            phase_sum,
+            self.team_to_move() == 0,
+            20,
+            trace,
+        )
     }
 
     fn piece_value(&self, piece: Piece) -> i32 {

@@ -159,15 +159,14 @@ impl Evaluate for PentaplanePosition {
         let mut phase_sum = 0;
         let white = self.colour_terms(Colour::WHITE, trace, &mut phase_sum);
         let black = self.colour_terms(Colour::BLACK, trace, &mut phase_sum);
-        let phase = PROFILE.phase_of(phase_sum);
-        trace.phase(phase);
-        let v = (white - black).taper(phase);
-        let tempo = 20;
-        if self.side_to_move() == Colour::WHITE {
-            v + tempo
-        } else {
-            -v + tempo
-        }
+        PROFILE.finish(
+            white,
+            black,
+            phase_sum,
+            self.side_to_move() == Colour::WHITE,
+            20,
+            trace,
+        )
     }
 
     fn piece_value(&self, piece: Piece) -> i32 {

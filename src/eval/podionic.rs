@@ -85,15 +85,14 @@ impl Evaluate for PodionicPosition {
         };
         let white = side(Colour::WHITE, trace);
         let black = side(Colour::BLACK, trace);
-        let phase = PROFILE.phase_of(phase_sum);
-        trace.phase(phase);
-        let v = (white - black).taper(phase);
-        let tempo = 15;
-        if self.side_to_move() == Colour::WHITE {
-            v + tempo
-        } else {
-            -v + tempo
-        }
+        PROFILE.finish(
+            white,
+            black,
+            phase_sum,
+            self.side_to_move() == Colour::WHITE,
+            15,
+            trace,
+        )
     }
 
     fn piece_value(&self, piece: Piece) -> i32 {

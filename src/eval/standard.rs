@@ -108,6 +108,23 @@ impl Profile {
     pub fn phase_of(&self, sum: i32) -> i32 {
         (sum * 256 / self.phase_total).min(256)
     }
+
+    /// The final score for the side to move: the first side's terms minus the second's
+    /// (colours or teams), tapered by the phase of `phase_sum`, plus `tempo`.
+    pub fn finish<T: Trace>(
+        &self,
+        first: Score,
+        second: Score,
+        phase_sum: i32,
+        first_to_move: bool,
+        tempo: i32,
+        trace: &mut T,
+    ) -> i32 {
+        let phase = self.phase_of(phase_sum);
+        trace.phase(phase);
+        let v = (first - second).taper(phase);
+        if first_to_move { v + tempo } else { -v + tempo }
+    }
 }
 
 /// Records `s` as term `name` of `colour`'s team.
