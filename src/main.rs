@@ -81,12 +81,15 @@ fn run_bench(args: BenchArgs) -> Result<(), String> {
     let results = strata::search::bench::run(&variants, args.depth, args.threads, args.hash);
     if args.verbose {
         for r in &results {
-            for (i, (nodes, time, depth)) in r.positions.iter().enumerate() {
+            for (i, p) in r.positions.iter().enumerate() {
                 say(&format!(
-                    "{} position {}: depth {depth} nodes {nodes} time {} ms",
+                    "{} position {}: depth {} nodes {} time {} ms bestmove {}",
                     r.variant.name(),
                     i + 1,
-                    time.as_millis()
+                    p.depth,
+                    p.nodes,
+                    p.time.as_millis(),
+                    p.best
                 ));
             }
         }

@@ -5,7 +5,7 @@
 use std::time::{Duration, Instant};
 
 use super::{Limits, Settings, Shared, Silent, search, thread_pool};
-use crate::rules::{AnyGame, Variant};
+use crate::rules::{AnyGame, Game, Variant};
 use crate::with_game;
 
 /// The bench positions of a variant (FENs).
@@ -71,8 +71,21 @@ pub struct BenchResult {
     pub nodes: u64,
     /// Time taken.
     pub time: Duration,
-    /// Per position: nodes, time, and the depth reached.
-    pub positions: Vec<(u64, Duration, i32)>,
+    /// Per position: nodes, time, the depth reached and the best move found.
+    pub positions: Vec<PositionResult>,
+}
+
+/// One bench position's result.
+#[derive(Clone, Debug)]
+pub struct PositionResult {
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Time taken.
+    pub time: Duration,
+    /// The depth of the last completed iteration.
+    pub depth: i32,
+    /// The best move, in the variant's notation (`(none)` without a legal move).
+    pub best: String,
 }
 
 /// Runs the bench for `variants`; `depth` overrides each variant's default.
@@ -103,7 +116,14 @@ pub fn run(
                 let t = Instant::now();
                 let outcome =
                     with_game!(&game, g => search(g, &limits, &settings, &shared, &Silent, &pool));
-                per_position.push((outcome.nodes, t.elapsed(), outcome.depth));
+                per_position.push(PositionResult {
+                    nodes: outcome.nodes,
+                    time: t.elapsed(),
+                    depth: outcome.depth,
+                    best: outcome
+                        .best
+                        .map_or("(none)".to_string(), |m| game.move_name(m)),
+                });
                 nodes += outcome.nodes;
             }
             BenchResult {
