@@ -264,6 +264,26 @@ fn go_depth_prints_stockfish_style_info_and_a_legal_bestmove() {
     );
 }
 
+/// A node is a position the search visits: the root and, at depth 1, each of the twenty
+/// replies once (their quiescence searches find no capture to look at). Counting a position
+/// once when the move to it is made and again when it is searched would give 41.
+#[test]
+fn go_depth_1_counts_each_position_once() {
+    let (lines, status) = session("position startpos\ngo depth 1\n#wait\nquit\n");
+    assert!(status.success());
+    let info = lines
+        .iter()
+        .find(|l| l.starts_with("info depth 1 "))
+        .expect("an info line for depth 1");
+    let t: Vec<&str> = info.split_whitespace().collect();
+    let i = t.iter().position(|&w| w == "nodes").expect("nodes field");
+    let nodes: u64 = t[i + 1].parse().expect("a number");
+    assert!(
+        nodes == 21,
+        "depth 1 from the start visits the root and 20 replies, got {nodes}: {info}"
+    );
+}
+
 #[test]
 fn isready_and_stop_are_answered_during_an_infinite_search() {
     let (lines, _) = session("go infinite\nisready\nstop\n#wait\nquit\n");

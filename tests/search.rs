@@ -110,6 +110,27 @@ fn bench_node_count_is_deterministic() {
     );
 }
 
+/// The bench signature: the total node count of `strata bench` (every variant at its default
+/// depth, one thread, 16 MiB). It changes only when the search or an evaluation does; a
+/// change that alters it updates this number and the README, and says so in its commit
+/// message (`Bench: N`).
+const BENCH_SIGNATURE: u64 = 16_176_005;
+
+#[test]
+fn bench_signature_is_pinned() {
+    let results = bench::run(&Variant::ALL, None, 1, 16);
+    let total: u64 = results.iter().map(|r| r.nodes).sum();
+    assert_eq!(
+        total,
+        BENCH_SIGNATURE,
+        "the bench signature changed: {:?}",
+        results
+            .iter()
+            .map(|r| (r.variant.name(), r.nodes))
+            .collect::<Vec<_>>()
+    );
+}
+
 #[test]
 fn two_threads_find_the_same_mate() {
     let game = AnyGame::from_fen(Variant::Chess, "r5rk/5p1p/5R2/4B3/8/8/7P/7K w - - 0 1").unwrap();

@@ -125,6 +125,11 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         self.stopped = self.shared.stop.load(Relaxed) || self.shared.done.load(Relaxed);
     }
 
+    /// Counts a node: a position the search enters. The root is one (counted once, when the
+    /// search starts), and so is every position a move or a null move leads to, in the root,
+    /// main and quiescence searches alike; searching a position again (a re-search after a
+    /// null-window fail high) does not count it again. This is how Stockfish counts (one node
+    /// per `do_move`, plus the root here).
     #[inline(always)]
     fn count_node(&mut self) {
         self.nodes += 1;
@@ -149,6 +154,9 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             .map(|d| d as i32)
             .unwrap_or(MAX_PLY as i32 - 2)
             .clamp(1, MAX_PLY as i32 - 2);
+        // The root is a node too (Stockfish does not count it; "go depth 1" then reports
+        // 1 + the number of legal moves).
+        self.count_node();
         let multipv = self.settings.multipv.clamp(1, self.root_moves.len());
         let mut done = Outcome {
             best: Some(self.root_moves[0].mv),
@@ -416,7 +424,6 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         if depth <= 0 {
             return self.qsearch::<PV>(alpha, beta, ply, 0, Move::NONE);
         }
-        self.count_node();
         if self.stopped {
             return 0;
         }
@@ -481,6 +488,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             {
                 let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
                 self.pos.make_null();
+                self.count_node();
                 let same = self.pos.team_to_move() == team;
                 let v = self.child::<false>(same, depth - 1 - r, beta - 1, beta, ply + 1);
                 self.pos.unmake_null();
@@ -635,7 +643,6 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         qply: i32,
         last: Move,
     ) -> i32 {
-        self.count_node();
         if self.stopped {
             return 0;
         }
@@ -740,6 +747,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
                 self.pv[ply + 1].clear();
             }
             self.pos.make(m);
+            self.count_node();
             let same = self.pos.team_to_move() == team;
             let v = self.child_q::<PV>(same, alpha, beta, ply + 1, qply + 1, m);
             self.pos.unmake();
