@@ -1,12 +1,19 @@
 //! The shared transposition table: lock-free and sound.
 //!
-//! Each entry is two `AtomicU64`: `key ^ data` and `data`. A reader accepts an entry only if
-//! the two words XOR back to its key, so an entry torn by a concurrent writer (one word old,
-//! one new) is simply not found; no lock and no `unsafe` are needed. Relaxed ordering suffices
-//! because an entry is a hint that the search re-verifies (the move must be legal).
+//! Each entry is two `AtomicU64`: a check word and a data word. The check word is `key ^ data`
+//! with its top [`AGE_BITS`] bits replaced by the entry's age (the search generation that
+//! wrote it). A reader accepts an entry only if the check word XORs back to the key on every
+//! other bit, so an entry torn by a concurrent writer (one word old, one new) is simply not
+//! found; no lock and no `unsafe` are needed. Relaxed ordering suffices because an entry is a
+//! hint that the search re-verifies (the move must be legal). The key's top bits, left out of
+//! the comparison, are the ones that choose the bucket (`key * buckets >> 64`): two keys that
+//! differ only there lie at least `buckets / 64` buckets apart, so in a table of 64 buckets
+//! or more (any table of 1 MiB has 16384) the comparison is still exact.
 //!
-//! Entries are grouped in buckets of four (one 64-byte cache line); a store replaces the entry
-//! with the same key, else the least valuable one (shallow and old first).
+//! Entries are grouped in buckets of four, each bucket one 64-byte cache line
+//! (`#[repr(align(64))]`), so a probe touches one line: the ages live in the entries, not in
+//! a separate array. A store replaces the entry with the same key, else the least valuable
+//! one (shallow and old first).
 
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering::Relaxed};
 
@@ -87,18 +94,60 @@ fn unpack(data: u64) -> Entry {
     }
 }
 
+/// Bits at the top of the check word that hold the entry's age.
+const AGE_BITS: u32 = 6;
+const AGE_SHIFT: u32 = 64 - AGE_BITS;
+/// The ages wrap around modulo this.
+const AGE_MASK: u8 = (1 << AGE_BITS) - 1;
+/// The key bits the check word compares.
+const KEY_MASK: u64 = (1 << AGE_SHIFT) - 1;
+
+#[derive(Default)]
 struct Slot {
     check: AtomicU64,
     data: AtomicU64,
 }
 
+impl Slot {
+    /// The data word, if the entry belongs to `key`.
+    #[inline(always)]
+    fn data_for(&self, key: u64) -> Option<u64> {
+        let data = self.data.load(Relaxed);
+        let check = self.check.load(Relaxed);
+        ((check ^ data) & KEY_MASK == key & KEY_MASK && data != 0).then_some(data)
+    }
+
+    /// The generation that wrote the entry.
+    #[inline(always)]
+    fn age(&self) -> u8 {
+        (self.check.load(Relaxed) >> AGE_SHIFT) as u8
+    }
+
+    #[inline(always)]
+    fn write(&self, key: u64, data: u64, age: u8) {
+        self.check.store(
+            ((key ^ data) & KEY_MASK) | (age as u64) << AGE_SHIFT,
+            Relaxed,
+        );
+        self.data.store(data, Relaxed);
+    }
+
+    fn clear(&self) {
+        self.check.store(0, Relaxed);
+        self.data.store(0, Relaxed);
+    }
+}
+
 const BUCKET: usize = 4;
+
+/// Four entries on one cache line.
+#[repr(align(64))]
+#[derive(Default)]
+struct Bucket([Slot; BUCKET]);
 
 /// The table.
 pub struct TranspositionTable {
-    slots: Vec<Slot>,
-    ages: Vec<AtomicU8>,
-    buckets: usize,
+    buckets: Vec<Bucket>,
     generation: AtomicU8,
 }
 
@@ -118,21 +167,12 @@ impl TranspositionTable {
             .max(1)
             .checked_mul(1024 * 1024)
             .ok_or_else(|| cannot(&"too large"))?;
-        let buckets = (bytes / (BUCKET * 17)).max(1);
-        let n = buckets * BUCKET;
-        let mut slots = Vec::new();
-        slots.try_reserve_exact(n).map_err(|e| cannot(&e))?;
-        let mut ages = Vec::new();
-        ages.try_reserve_exact(n).map_err(|e| cannot(&e))?;
+        let n = (bytes / std::mem::size_of::<Bucket>()).max(1);
+        let mut buckets = Vec::new();
+        buckets.try_reserve_exact(n).map_err(|e| cannot(&e))?;
         // Writing every entry makes the whole table resident now, not in the first search.
-        slots.extend((0..n).map(|_| Slot {
-            check: AtomicU64::new(0),
-            data: AtomicU64::new(0),
-        }));
-        ages.extend((0..n).map(|_| AtomicU8::new(0)));
+        buckets.extend((0..n).map(|_| Bucket::default()));
         Ok(TranspositionTable {
-            slots,
-            ages,
             buckets,
             generation: AtomicU8::new(0),
         })
@@ -140,12 +180,10 @@ impl TranspositionTable {
 
     /// Empties the table.
     pub fn clear(&self) {
-        for s in &self.slots {
-            s.check.store(0, Relaxed);
-            s.data.store(0, Relaxed);
-        }
-        for a in &self.ages {
-            a.store(0, Relaxed);
+        for b in &self.buckets {
+            for s in &b.0 {
+                s.clear();
+            }
         }
         self.generation.store(0, Relaxed);
     }
@@ -153,80 +191,70 @@ impl TranspositionTable {
     /// Starts a new search: older entries become preferred victims.
     pub fn new_search(&self) {
         let g = self.generation.load(Relaxed);
-        self.generation.store(g.wrapping_add(1) & 0x3f, Relaxed);
+        self.generation.store(g.wrapping_add(1) & AGE_MASK, Relaxed);
     }
 
     #[inline(always)]
-    fn bucket(&self, key: u64) -> usize {
-        (((key as u128) * (self.buckets as u128)) >> 64) as usize * BUCKET
+    fn bucket(&self, key: u64) -> &Bucket {
+        &self.buckets[(((key as u128) * (self.buckets.len() as u128)) >> 64) as usize]
     }
 
     /// The entry for `key`, if stored.
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Entry> {
-        let b = self.bucket(key);
-        for i in b..b + BUCKET {
-            let s = &self.slots[i];
-            let data = s.data.load(Relaxed);
-            if s.check.load(Relaxed) ^ data == key && data != 0 {
-                return Some(unpack(data));
-            }
-        }
-        None
+        self.bucket(key)
+            .0
+            .iter()
+            .find_map(|s| s.data_for(key))
+            .map(unpack)
     }
 
     /// Stores an entry for `key`. An existing entry's move is kept when the new one has none.
     #[inline]
     pub fn store(&self, key: u64, mut e: Entry) {
-        let b = self.bucket(key);
+        let slots = &self.bucket(key).0;
         let gen_now = self.generation.load(Relaxed);
-        let mut victim = b;
+        let mut victim = 0;
         let mut victim_worth = i32::MAX;
-        for i in b..b + BUCKET {
-            let s = &self.slots[i];
+        for (i, s) in slots.iter().enumerate() {
             let data = s.data.load(Relaxed);
             if data == 0 {
                 victim = i;
                 break;
             }
-            if s.check.load(Relaxed) ^ data == key {
+            if let Some(data) = s.data_for(key) {
                 let old = unpack(data);
                 if e.mv.is_none() {
                     e.mv = old.mv;
                 }
                 // Keep a deeper exact result of this search over a shallow bound.
-                if e.bound != Bound::Exact
-                    && old.depth > e.depth + 2
-                    && self.ages[i].load(Relaxed) == gen_now
-                {
+                if e.bound != Bound::Exact && old.depth > e.depth + 2 && s.age() == gen_now {
                     return;
                 }
                 victim = i;
                 break;
             }
-            let age = (gen_now.wrapping_sub(self.ages[i].load(Relaxed)) & 0x3f) as i32;
+            let age = (gen_now.wrapping_sub(s.age()) & AGE_MASK) as i32;
             let worth = unpack(data).depth - 4 * age;
             if worth < victim_worth {
                 victim_worth = worth;
                 victim = i;
             }
         }
-        let data = pack(&e);
-        let s = &self.slots[victim];
-        s.check.store(key ^ data, Relaxed);
-        s.data.store(data, Relaxed);
-        self.ages[victim].store(gen_now, Relaxed);
+        slots[victim].write(key, pack(&e), gen_now);
     }
 
     /// Per mille of the first thousand entries holding a result of the current search.
     pub fn hashfull(&self) -> u32 {
         let gen_now = self.generation.load(Relaxed);
-        let n = self.slots.len().min(1000);
-        let used = (0..n)
-            .filter(|&i| {
-                self.slots[i].data.load(Relaxed) != 0 && self.ages[i].load(Relaxed) == gen_now
-            })
-            .count();
+        let slots = self.buckets.iter().flat_map(|b| &b.0).take(1000);
+        let (mut n, mut used) = (0, 0);
+        for s in slots {
+            n += 1;
+            if s.data.load(Relaxed) != 0 && s.age() == gen_now {
+                used += 1;
+            }
+        }
         (used * 1000 / n.max(1)) as u32
     }
 }
@@ -271,6 +299,33 @@ mod tests {
         }
         tt.clear();
         assert_eq!(tt.probe(0xDEAD_BEEF_1234_5678), None);
+    }
+
+    #[test]
+    fn a_bucket_is_one_cache_line_and_ages_live_in_it() {
+        assert_eq!(std::mem::size_of::<Bucket>(), 64);
+        assert_eq!(std::mem::align_of::<Bucket>(), 64);
+        let tt = TranspositionTable::new(1);
+        assert_eq!(tt.buckets.len(), 1024 * 1024 / 64);
+        let start = tt.buckets.as_ptr() as usize;
+        assert_eq!(start % 64, 0, "buckets start on a cache line");
+        let e = Entry {
+            mv: Move::NONE,
+            score: 1,
+            eval: 2,
+            depth: 3,
+            bound: Bound::Exact,
+        };
+        tt.new_search();
+        tt.store(7, e);
+        assert_eq!(tt.probe(7), Some(e));
+        // Two generations later the same entry is still found, and reads as old.
+        tt.new_search();
+        tt.new_search();
+        assert_eq!(tt.probe(7), Some(e));
+        assert_eq!(tt.hashfull(), 0);
+        let slot = tt.bucket(7).0.iter().find(|s| s.data_for(7).is_some());
+        assert_eq!(slot.map(|s| s.age()), Some(1));
     }
 
     #[test]
