@@ -24,8 +24,11 @@ const MATERIAL: [Score; 5] = [
     Score(477, 512),
     Score(1025, 936),
 ];
-/// Phase weight by kind; 24 = all pieces on the board.
+/// Phase weight by kind ...
 const PHASE: [i32; 5] = [0, 1, 1, 2, 4];
+/// ... and their sum with every piece of the start position on the board.
+const PHASE_TOTAL: i32 = 24;
+/// Passed pawns, by rank from the pawn's side.
 const PASSED: [Score; 8] = [
     Score(0, 0),
     Score(5, 10),
@@ -36,6 +39,69 @@ const PASSED: [Score; 8] = [
     Score(80, 140),
     Score(0, 0),
 ];
+/// Pawn piece-square terms: this much per rank advanced ...
+const PAWN_ADVANCE: Score = Score(3, 6);
+/// ... plus this (middlegame) for a pawn of files c-f on ranks 3-5.
+const PAWN_CENTRE: i32 = 6;
+/// Centrality weights (middlegame, endgame), applied to the square's centrality less one half.
+const KNIGHT_CENTRE: (f64, f64) = (60.0, 40.0);
+/// See [`KNIGHT_CENTRE`].
+const BISHOP_CENTRE: (f64, f64) = (30.0, 20.0);
+/// See [`KNIGHT_CENTRE`].
+const ROOK_CENTRE: (f64, f64) = (8.0, 4.0);
+/// See [`KNIGHT_CENTRE`].
+const QUEEN_CENTRE: (f64, f64) = (12.0, 30.0);
+/// A Rook on its seventh rank.
+const ROOK_SEVENTH: Score = Score(20, 10);
+/// The King: a middlegame penalty for centrality (it hides), a middlegame bonus on its back
+/// rank, and an endgame weight for centrality (it comes out).
+const KING_CENTRE_MG: f64 = 60.0;
+/// See [`KING_CENTRE_MG`].
+const KING_BACK_RANK: i32 = 20;
+/// See [`KING_CENTRE_MG`].
+const KING_CENTRE_EG: f64 = 60.0;
+/// Mobility of Knight, Bishop, Rook and Queen: the weight per square and the number of
+/// squares that scores nothing.
+const MOBILITY: [(Score, i32); 4] = [
+    (Score(4, 4), 4),
+    (Score(5, 5), 6),
+    (Score(2, 4), 6),
+    (Score(1, 2), 12),
+];
+/// King attack: the weight of each kind's attacks on the enemy King's zone ...
+const KING_ATTACK_WEIGHT: [i32; 5] = [0, 2, 2, 3, 5];
+/// ... squared, divided by this ...
+const KING_ATTACK_DIVISOR: i32 = 16;
+/// ... at most this; counted only with two attackers or more and a Queen.
+const KING_ATTACK_MAX: i32 = 600;
+/// A pawn without a pawn of its side on the adjacent files.
+const ISOLATED: Score = Score(-10, -15);
+/// Each pawn beyond the first on a file.
+const DOUBLED: Score = Score(-10, -20);
+/// Two Bishops or more.
+const BISHOP_PAIR: Score = Score(30, 50);
+/// A Rook on a file without own pawns but with enemy ones ...
+const ROOK_SEMI_OPEN: Score = Score(12, 5);
+/// ... or without any pawn.
+const ROOK_OPEN: Score = Score(25, 10);
+/// Middlegame bonus per own pawn in front of a castled King, up to `SHIELD_MAX` pawns.
+const SHIELD_PAWN: i32 = 12;
+/// See [`SHIELD_PAWN`].
+const SHIELD_MAX: i32 = 3;
+/// A castled King on a file without own pawns (middlegame).
+const KING_OPEN_FILE: i32 = -20;
+/// A Pole in hand in Pole Chess, before and after Poles become available.
+const POLE_IN_HAND: Score = Score(15, 10);
+/// See [`POLE_IN_HAND`].
+const POLE_AVAILABLE: Score = Score(30, 20);
+/// The side to move's bonus.
+const TEMPO: i32 = 15;
+/// Without pawns, a side ahead by less than this ...
+const PAWNLESS_MARGIN: i32 = 400;
+/// ... has its advantage divided by this: such endings are rarely won.
+const PAWNLESS_SCALE: i32 = 4;
+/// Piece values for move ordering and static exchange (pawn .. King, Pole).
+const VALUE: [i32; 7] = [100, 320, 330, 500, 900, 20_000, 0];
 
 /// Precomputed terms.
 struct EvalTables {
@@ -56,19 +122,16 @@ static EVAL: LazyLock<EvalTables> = LazyLock::new(|| {
         let c = cent[sq];
         let (x, y) = ((sq % 8) as i32, (sq / 8) as i32);
         let centre_file = if (2..=5).contains(&x) { 1 } else { 0 };
-        let k = |mg: f64, eg: f64| Score((mg * (c - 0.5)) as i32, (eg * (c - 0.5)) as i32);
-        pst[kind::PAWN as usize][sq] = Score(
-            3 * (y - 1) + 6 * centre_file * (2..=4).contains(&y) as i32,
-            6 * (y - 1),
-        );
-        pst[kind::KNIGHT as usize][sq] = k(60.0, 40.0);
-        pst[kind::BISHOP as usize][sq] = k(30.0, 20.0);
-        pst[kind::ROOK as usize][sq] =
-            k(8.0, 4.0) + Score(if y == 6 { 20 } else { 0 }, if y == 6 { 10 } else { 0 });
-        pst[kind::QUEEN as usize][sq] = k(12.0, 30.0);
+        let k = |(mg, eg): (f64, f64)| Score((mg * (c - 0.5)) as i32, (eg * (c - 0.5)) as i32);
+        pst[kind::PAWN as usize][sq] = PAWN_ADVANCE * (y - 1)
+            + Score(PAWN_CENTRE * centre_file * (2..=4).contains(&y) as i32, 0);
+        pst[kind::KNIGHT as usize][sq] = k(KNIGHT_CENTRE);
+        pst[kind::BISHOP as usize][sq] = k(BISHOP_CENTRE);
+        pst[kind::ROOK as usize][sq] = k(ROOK_CENTRE) + ROOK_SEVENTH * (y == 6) as i32;
+        pst[kind::QUEEN as usize][sq] = k(QUEEN_CENTRE);
         pst[kind::KING as usize][sq] = Score(
-            -(60.0 * c) as i32 + if y == 0 { 20 } else { 0 },
-            (60.0 * (c - 0.5)) as i32,
+            -(KING_CENTRE_MG * c) as i32 + KING_BACK_RANK * (y == 0) as i32,
+            (KING_CENTRE_EG * (c - 0.5)) as i32,
         );
     }
     let mut files = [Bb::EMPTY; 8];
@@ -157,15 +220,12 @@ impl ChessPosition {
                     _ => continue,
                 };
                 let mob = (att & mobility_area).len() as i32;
-                mobility += match k {
-                    kind::KNIGHT => Score(4, 4) * (mob - 4),
-                    kind::BISHOP => Score(5, 5) * (mob - 6),
-                    kind::ROOK => Score(2, 4) * (mob - 6),
-                    _ => Score(1, 2) * (mob - 12),
-                };
+                let (weight, neutral) = MOBILITY[k as usize - 1];
+                mobility += weight * (mob - neutral);
                 if att.intersects(king_zone) {
                     attackers += 1;
-                    attack_weight += [0, 2, 2, 3, 5][k as usize] * (att & king_zone).len() as i32;
+                    attack_weight +=
+                        KING_ATTACK_WEIGHT[k as usize] * (att & king_zone).len() as i32;
                 }
             }
         }
@@ -180,28 +240,28 @@ impl ChessPosition {
                 pawns += PASSED[relative(sq, us) / 8];
             }
             if !e.adjacent[file].intersects(our_pawns) {
-                pawns += Score(-10, -15);
+                pawns += ISOLATED;
             }
         }
         for f in 0..8 {
             let n = (e.files[f] & our_pawns).len() as i32;
             if n > 1 {
-                pawns += Score(-10, -20) * (n - 1);
+                pawns += DOUBLED * (n - 1);
             }
         }
 
         // Pieces.
         let mut pieces = Score::default();
         if b.pieces(kind::BISHOP, us).more_than_one() {
-            pieces += Score(30, 50);
+            pieces += BISHOP_PAIR;
         }
         for sq in b.pieces(kind::ROOK, us) {
             let file = e.files[sq % 8];
             if !file.intersects(our_pawns) {
                 pieces += if file.intersects(their_pawns) {
-                    Score(12, 5)
+                    ROOK_SEMI_OPEN
                 } else {
-                    Score(25, 10)
+                    ROOK_OPEN
                 };
             }
         }
@@ -215,23 +275,26 @@ impl ChessPosition {
             let front = e.passed_span[us.idx()][ksq] & files;
             let shield =
                 (front & our_pawns & (TABLES.king[ksq] | pawn_step_zone(ksq, us))).len() as i32;
-            safety += Score(12 * shield.min(3), 0);
+            safety += Score(SHIELD_PAWN * shield.min(SHIELD_MAX), 0);
             if !e.files[ksq % 8].intersects(our_pawns) {
-                safety += Score(-20, 0);
+                safety += Score(KING_OPEN_FILE, 0);
             }
         }
         let mut pressure = Score::default();
         if attackers >= 2 && b.pieces(kind::QUEEN, us).any() {
             let danger = attack_weight * attackers;
-            pressure += Score((danger * danger / 16).min(600), 0);
+            pressure += Score(
+                (danger * danger / KING_ATTACK_DIVISOR).min(KING_ATTACK_MAX),
+                0,
+            );
         }
 
         let mut pole = Score::default();
         if self.is_pole() && self.pole_in_hand(us) {
             pole += if self.poles_available() {
-                Score(30, 20)
+                POLE_AVAILABLE
             } else {
-                Score(15, 10)
+                POLE_IN_HAND
             };
         }
 
@@ -294,25 +357,24 @@ impl Evaluate for ChessPosition {
         let mut phase_sum = 0;
         let white = self.side_terms(Colour::WHITE, trace, &mut phase_sum);
         let black = self.side_terms(Colour::BLACK, trace, &mut phase_sum);
-        let phase = phase_sum.min(24) * 256 / 24;
+        let phase = phase_sum.min(PHASE_TOTAL) * 256 / PHASE_TOTAL;
         trace.phase(phase);
         let mut v = (white - black).taper(phase);
         // Without pawns, a side that is ahead by less than a Rook can rarely win.
         let b = self.board();
         let stronger = if v > 0 { Colour::WHITE } else { Colour::BLACK };
-        if b.pieces(kind::PAWN, stronger).is_empty() && v.abs() < 400 {
-            v /= 4;
+        if b.pieces(kind::PAWN, stronger).is_empty() && v.abs() < PAWNLESS_MARGIN {
+            v /= PAWNLESS_SCALE;
         }
-        let tempo = 15;
         if self.side_to_move() == Colour::WHITE {
-            v + tempo
+            v + TEMPO
         } else {
-            -v + tempo
+            -v + TEMPO
         }
     }
 
     fn piece_value(&self, piece: Piece) -> i32 {
-        [100, 320, 330, 500, 900, 20_000, 0][piece.kind() as usize]
+        VALUE[piece.kind() as usize]
     }
 
     fn null_move_safe(&self) -> bool {
@@ -328,7 +390,6 @@ impl Evaluate for ChessPosition {
     /// The swap algorithm: capture and recapture on the target square with the least valuable
     /// attacker each time (x-ray attackers join as pieces leave), each side free to stop.
     fn see(&self, mv: Move) -> i32 {
-        const VALUE: [i32; 7] = [100, 320, 330, 500, 900, 20_000, 0];
         let b = self.board();
         let (from, to) = (mv.from(), mv.to());
         if mv.flag() == MoveFlag::Drop || mv.flag() == MoveFlag::Castle {

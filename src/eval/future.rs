@@ -19,6 +19,13 @@ use crate::rules::piece::{Colour, Piece};
 
 const KINDS: usize = 7;
 
+/// A colour that has unlocked the far levels.
+const UNLOCKED: Score = Score(30, 20);
+/// A King the other team attacks (Kings are captured in this variant).
+const KING_ATTACKED: Score = Score(-150, -150);
+/// The side to move's bonus.
+const TEMPO: i32 = 20;
+
 static PROFILE: LazyLock<Profile> = LazyLock::new(|| {
     let t = &*TABLES;
     let typical: Vec<Option<f64>> = (0..KINDS as u8)
@@ -87,12 +94,12 @@ impl FuturePosition {
             phase,
         );
         let unlocked = if self.is_unlocked(us) {
-            Score(30, 20)
+            UNLOCKED
         } else {
             Score::default()
         };
         let danger = match self.king_cell(us) {
-            Some(k) if self.attacked_by_team(k, 1 - us.team()) => Score(-150, -150),
+            Some(k) if self.attacked_by_team(k, 1 - us.team()) => KING_ATTACKED,
             _ => Score::default(),
         };
         record(trace, "unlocked", us, unlocked);
@@ -117,21 +124,17 @@ impl Evaluate for FuturePosition {
             team[1],
             phase_sum,
             self.team_to_move() == 0,
-            20,
+            TEMPO,
             trace,
         )
     }
 
     fn piece_value(&self, piece: Piece) -> i32 {
-        PROFILE.value[piece.kind() as usize]
+        PROFILE.piece_value(piece)
     }
 
     fn null_move_safe(&self) -> bool {
-        let b = self.board();
-        let us = self.side_to_move();
-        b.colour(us)
-            .and_not(b.kind(kind::PAWN) | b.kind(kind::KING))
-            .any()
+        PROFILE.has_pieces(self.board(), self.side_to_move())
     }
 
     fn defended_by(&self, cell: crate::rules::bitset::Cell, colour: Colour) -> bool {

@@ -4,6 +4,15 @@ use crate::rules::bitset::{BitSet, Cell};
 use crate::rules::geometry::Geometry;
 use crate::rules::zobrist::SplitMix64;
 
+/// Piece values follow `VALUE_SCALE * mobility ^ VALUE_EXPONENT` (see [`value_from_mobility`]).
+const VALUE_SCALE: f64 = 73.7;
+/// See [`VALUE_SCALE`].
+const VALUE_EXPONENT: f64 = 0.885;
+/// Random half-filled boards averaged for a typical mobility, and their generator's seed.
+const OCCUPANCY_SAMPLES: usize = 8;
+/// See [`OCCUPANCY_SAMPLES`].
+const OCCUPANCY_SEED: u64 = 0x5EED;
+
 /// For each cell, how central it is: 1.0 at the centre of the board's cells, 0.0 at the cell
 /// farthest from it (Euclidean distance in (file, rank, level) space). Works for any board:
 /// 2D, stacked levels, or levels of different sizes.
@@ -49,8 +58,8 @@ pub fn typical_mobility<const W: usize>(
 ) -> f64 {
     let cells = geo.cells();
     let empty = average_mobility(cells, |c| targets(c, BitSet::EMPTY).len());
-    let mut rng = SplitMix64(0x5EED);
-    let samples = 8;
+    let mut rng = SplitMix64(OCCUPANCY_SEED);
+    let samples = OCCUPANCY_SAMPLES;
     let mut half = 0.0;
     for _ in 0..samples {
         let mut occ = BitSet::EMPTY;
@@ -73,7 +82,7 @@ pub fn typical_mobility<const W: usize>(
 /// chess board it gives Bishop 381 and Rook 579; on 3D boards it prices the many new pieces
 /// consistently with each other.
 pub fn value_from_mobility(mobility: f64) -> i32 {
-    (73.7 * mobility.powf(0.885)).round() as i32
+    (VALUE_SCALE * mobility.powf(VALUE_EXPONENT)).round() as i32
 }
 
 #[cfg(test)]

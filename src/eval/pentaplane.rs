@@ -20,6 +20,17 @@ use crate::rules::piece::{Colour, Piece};
 
 const KINDS: usize = 12;
 
+/// A Bomb scores the net material its blast would take, divided by this.
+const BOMB_NET_DIVISOR: i32 = 16;
+/// Own King inside a Bomb's blast, per Bomb.
+const KING_IN_BLAST: Score = Score(-60, -40);
+/// Own missile piece lined up on the enemy King (blocked or not).
+const MISSILE_ON_KING: Score = Score(20, 15);
+/// The Kamikaze Queen is worth its mobility value divided by this: it dies when it captures.
+const KAMIKAZE_DIVISOR: i32 = 2;
+/// The side to move's bonus.
+const TEMPO: i32 = 20;
+
 /// The directions a missile piece shoots along.
 fn missile_dirs(k: u8) -> Option<std::ops::Range<usize>> {
     match k {
@@ -85,7 +96,7 @@ static PROFILE: LazyLock<Profile> = LazyLock::new(|| {
         kind::KING,
         [progress(0), progress(1), vec![], vec![]],
     );
-    p.value[kind::KAMIKAZE as usize] /= 2;
+    p.value[kind::KAMIKAZE as usize] /= KAMIKAZE_DIVISOR;
     p.with_start(PentaplanePosition::startpos().board())
 });
 
@@ -125,14 +136,14 @@ impl PentaplanePosition {
             let area = self.explosion_area(bomb);
             let net = self.material_in(area, them)
                 - (self.material_in(area, us) - PROFILE.value[kind::BOMB as usize]);
-            bombs += Score(net / 16, net / 16);
+            bombs += Score(net / BOMB_NET_DIVISOR, net / BOMB_NET_DIVISOR);
         }
         // Our King inside any Bomb's blast (the enemy can set it off by capture or shot).
         let mut danger = Score::default();
         if let Some(k) = self.king_cell(us) {
             for bomb in b.kind(kind::BOMB) {
                 if self.explosion_area(bomb).contains(k) {
-                    danger += Score(-60, -40);
+                    danger += KING_IN_BLAST;
                 }
             }
         }
@@ -143,7 +154,7 @@ impl PentaplanePosition {
                 if let Some(dirs) = missile_dirs(b.piece_at(cell).kind())
                     && dirs.into_iter().any(|d| t.geo.ray(cell, d).contains(k))
                 {
-                    missiles += Score(20, 15);
+                    missiles += MISSILE_ON_KING;
                 }
             }
         }
@@ -164,21 +175,17 @@ impl Evaluate for PentaplanePosition {
             black,
             phase_sum,
             self.side_to_move() == Colour::WHITE,
-            20,
+            TEMPO,
             trace,
         )
     }
 
     fn piece_value(&self, piece: Piece) -> i32 {
-        PROFILE.value[piece.kind() as usize]
+        PROFILE.piece_value(piece)
     }
 
     fn null_move_safe(&self) -> bool {
-        let b = self.board();
-        let us = self.side_to_move();
-        b.colour(us)
-            .and_not(b.kind(kind::PAWN) | b.kind(kind::KING))
-            .any()
+        PROFILE.has_pieces(self.board(), self.side_to_move())
     }
 }
 

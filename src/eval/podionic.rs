@@ -12,6 +12,9 @@ use crate::rules::piece::{Colour, Piece};
 use crate::rules::podionic::PodionicPosition;
 use crate::rules::podionic::tables::{CELLS, NO_CELL, TABLES, kind};
 
+/// The side to move's bonus.
+const TEMPO: i32 = 15;
+
 /// Progress of a pawn along its lane: steps taken over the lane's length, per cell.
 fn lane_progress(colour: usize) -> Vec<f64> {
     let pawn = &TABLES.pawn[colour];
@@ -90,21 +93,17 @@ impl Evaluate for PodionicPosition {
             black,
             phase_sum,
             self.side_to_move() == Colour::WHITE,
-            15,
+            TEMPO,
             trace,
         )
     }
 
     fn piece_value(&self, piece: Piece) -> i32 {
-        PROFILE.value[piece.kind() as usize]
+        PROFILE.piece_value(piece)
     }
 
     fn null_move_safe(&self) -> bool {
-        let b = self.board();
-        let us = self.side_to_move();
-        b.colour(us)
-            .and_not(b.kind(kind::PAWN) | b.kind(kind::KING))
-            .any()
+        PROFILE.has_pieces(self.board(), self.side_to_move())
     }
 
     fn defended_by(&self, cell: crate::rules::bitset::Cell, colour: Colour) -> bool {

@@ -14,6 +14,11 @@ use crate::rules::piece::{Colour, Piece};
 use crate::rules::polyhedron::PolyhedronPosition;
 use crate::rules::polyhedron::tables::{Bb, KINDS, TABLES, kind, slider_attacks};
 
+/// Per reserve item usable (as many as pawns are left to promote with them).
+const RESERVE_ITEM: Score = Score(10, 25);
+/// The side to move's bonus.
+const TEMPO: i32 = 20;
+
 fn leap_table(k: u8) -> Option<&'static [Bb]> {
     let t = &*TABLES;
     Some(match k {
@@ -85,7 +90,7 @@ impl PolyhedronPosition {
         );
         let usable =
             (self.reserve(us).len() as i32).min(self.board().pieces(kind::PAWN, us).len() as i32);
-        let reserve = Score(10 * usable, 25 * usable);
+        let reserve = RESERVE_ITEM * usable;
         record(trace, "reserve", us, reserve);
         shared + reserve
     }
@@ -101,21 +106,17 @@ impl Evaluate for PolyhedronPosition {
             black,
             phase_sum,
             self.side_to_move() == Colour::WHITE,
-            20,
+            TEMPO,
             trace,
         )
     }
 
     fn piece_value(&self, piece: Piece) -> i32 {
-        PROFILE.value[piece.kind() as usize]
+        PROFILE.piece_value(piece)
     }
 
     fn null_move_safe(&self) -> bool {
-        let b = self.board();
-        let us = self.side_to_move();
-        b.colour(us)
-            .and_not(b.kind(kind::PAWN) | b.kind(kind::KING))
-            .any()
+        PROFILE.has_pieces(self.board(), self.side_to_move())
     }
 
     fn defended_by(&self, cell: crate::rules::bitset::Cell, colour: Colour) -> bool {

@@ -12,7 +12,40 @@ use super::{Score, Trace};
 use crate::rules::bitset::{BitSet, Cell};
 use crate::rules::board::{Board, MAX_KINDS};
 use crate::rules::geometry::Geometry;
-use crate::rules::piece::{Colour, Kind};
+use crate::rules::piece::{Colour, Kind, Piece};
+
+// Weights (centipawns; Score = (middlegame, endgame)).
+
+/// The King's value: more than everything else together (for move ordering only).
+pub const KING_VALUE: i32 = 50_000;
+/// The pawn's value, the unit.
+pub const PAWN_VALUE: i32 = 100;
+/// A piece's phase weight is its value divided by this (at least 1).
+const PHASE_UNIT: i32 = 300;
+/// Centrality weights: the score of the most central cell over the average one.
+const KING_CENTRE: Score = Score(-30, 40);
+/// See [`KING_CENTRE`].
+const PAWN_CENTRE: Score = Score(10, 0);
+/// See [`KING_CENTRE`].
+const LEAPER_CENTRE: Score = Score(40, 30);
+/// See [`KING_CENTRE`].
+const SLIDER_CENTRE: Score = Score(15, 15);
+/// Pawn progress `p` (0 at the start, 1 next to promotion) scores
+/// `(PAWN_PROGRESS.0 * p, PAWN_PROGRESS.1 * p^2)`.
+const PAWN_PROGRESS: (f64, f64) = (30.0, 90.0);
+/// Per cell attacked beyond `MOBILITY_NEUTRAL` of the piece's typical mobility.
+const MOBILITY: f64 = 2.0;
+/// See [`MOBILITY`].
+const MOBILITY_NEUTRAL: f64 = 0.5;
+/// Middlegame bonus per own piece next to the King, up to `SHELTER_MAX` pieces.
+const SHELTER: i32 = 6;
+/// See [`SHELTER`].
+const SHELTER_MAX: i32 = 8;
+/// King attack, with two attackers or more: cells of the enemy King's zone attacked, times
+/// the attackers, times this ...
+const KING_ATTACK: i32 = 3;
+/// ... at most this (middlegame).
+const KING_ATTACK_MAX: i32 = 500;
 
 /// A variant's evaluation data.
 pub struct Profile {
@@ -40,13 +73,13 @@ pub struct Profile {
 /// and centralises in the endgame.
 pub fn centre_weight(is_leaper: bool, is_king: bool, is_pawn: bool) -> Score {
     if is_king {
-        Score(-30, 40)
+        KING_CENTRE
     } else if is_pawn {
-        Score(10, 0)
+        PAWN_CENTRE
     } else if is_leaper {
-        Score(40, 30)
+        LEAPER_CENTRE
     } else {
-        Score(15, 15)
+        SLIDER_CENTRE
     }
 }
 
@@ -72,14 +105,14 @@ impl Profile {
             let Some(m) = m else { continue };
             typical_mobility[k] = *m;
             value[k] = if is_king {
-                50_000
+                KING_VALUE
             } else if is_pawn {
-                100
+                PAWN_VALUE
             } else {
                 value_from_mobility(*m)
             };
             if !is_king && !is_pawn {
-                phase[k] = (value[k] / 300).max(1);
+                phase[k] = (value[k] / PHASE_UNIT).max(1);
             }
         }
         Profile {
@@ -102,6 +135,22 @@ impl Profile {
             .sum::<i32>()
             .max(1);
         self
+    }
+
+    /// A piece's material value.
+    #[inline(always)]
+    pub fn piece_value(&self, piece: Piece) -> i32 {
+        self.value[piece.kind() as usize]
+    }
+
+    /// Whether `us` has a piece besides its pawns and King, so that zugzwang is unlikely and
+    /// null-move pruning sound.
+    pub fn has_pieces<const W: usize>(&self, board: &Board<W>, us: Colour) -> bool {
+        let mut others = board.colour(us).and_not(board.kind(self.king));
+        if let Some(pawn) = self.pawn {
+            others = others.and_not(board.kind(pawn));
+        }
+        others.any()
     }
 
     /// The taper phase (256 = middlegame) from a summed phase weight.
@@ -170,12 +219,15 @@ pub fn side_terms<const W: usize, T: Trace>(
         material += Score(p.value[ku], p.value[ku]);
         if Some(k) == p.pawn {
             let pr = p.progress[us.idx()][cell];
-            pawns += Score((30.0 * pr) as i32, (90.0 * pr * pr) as i32);
+            pawns += Score(
+                (PAWN_PROGRESS.0 * pr) as i32,
+                (PAWN_PROGRESS.1 * pr * pr) as i32,
+            );
             continue;
         }
         let att = attacks(cell);
-        let mob = att.and_not(own).len() as f64 - p.typical_mobility[ku] / 2.0;
-        mobility += Score((2.0 * mob) as i32, (2.0 * mob) as i32);
+        let mob = att.and_not(own).len() as f64 - p.typical_mobility[ku] * MOBILITY_NEUTRAL;
+        mobility += Score((MOBILITY * mob) as i32, (MOBILITY * mob) as i32);
         let near = (att & enemy_king_zone).len() as i32;
         if near > 0 {
             attackers += 1;
@@ -183,9 +235,12 @@ pub fn side_terms<const W: usize, T: Trace>(
         }
     }
     let shelter = (own_king_zone & own).len() as i32;
-    let mut king = Score(6 * shelter.min(8), 0);
+    let mut king = Score(SHELTER * shelter.min(SHELTER_MAX), 0);
     if attackers >= 2 {
-        king += Score((attack_units * attackers * 3).min(500), 0);
+        king += Score(
+            (attack_units * attackers * KING_ATTACK).min(KING_ATTACK_MAX),
+            0,
+        );
     }
     record(trace, "material", us, material);
     record(trace, "centrality", us, placement);

@@ -170,7 +170,12 @@ pub fn declarations() -> Vec<OptionDecl> {
             kind: OptionType::Button,
         },
         spin("MultiPV", 1, 1, 256),
-        spin("Move Overhead", 30, 0, 5000),
+        spin(
+            "Move Overhead",
+            crate::search::DEFAULT_MOVE_OVERHEAD_MS as i64,
+            0,
+            5000,
+        ),
         OptionDecl {
             name: "Ponder",
             kind: OptionType::Check { default: false },

@@ -10,8 +10,12 @@
 //! two colours and four colours in two teams: a child position whose team to move is the same
 //! (a colour skipped after elimination) is searched without negation.
 
+mod alphabeta;
 pub mod bench;
 mod ordering;
+pub mod params;
+mod quiescence;
+mod root;
 pub mod time;
 pub mod tt;
 mod worker;
@@ -83,6 +87,13 @@ pub struct Limits {
     pub searchmoves: Vec<Move>,
 }
 
+/// The default `Move Overhead` in ms.
+pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 30;
+
+/// Stack size of a search thread: the recursion goes `MAX_PLY` deep with a position copy per
+/// thread, and 3D positions are large.
+const SEARCH_STACK_BYTES: usize = 32 * 1024 * 1024;
+
 /// Settings that hold across searches (UCI options).
 #[derive(Clone, Copy, Debug)]
 pub struct Settings {
@@ -99,7 +110,7 @@ impl Default for Settings {
         Settings {
             threads: 1,
             multipv: 1,
-            move_overhead: 30,
+            move_overhead: DEFAULT_MOVE_OVERHEAD_MS,
         }
     }
 }
@@ -362,7 +373,7 @@ pub fn thread_pool(threads: usize) -> Arc<rayon::ThreadPool> {
 pub fn try_thread_pool(threads: usize) -> Result<Arc<rayon::ThreadPool>, String> {
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads.max(1))
-        .stack_size(32 * 1024 * 1024)
+        .stack_size(SEARCH_STACK_BYTES)
         .thread_name(|i| format!("strata-search-{i}"))
         .build()
         .map(Arc::new)

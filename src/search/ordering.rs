@@ -2,6 +2,7 @@
 //! of what they win against the value of the piece that moves (MVV-LVA), then killers, then
 //! quiet moves by their history.
 
+use super::params::{ATTACKER_CAP, ATTACKER_DIVISOR, HISTORY_MAX, VICTIM_CAP, VICTIM_WEIGHT};
 use crate::eval::Evaluate;
 use crate::rules::board::MAX_CELLS;
 use crate::rules::piece::Piece;
@@ -12,7 +13,6 @@ pub(super) const TACTICAL: i32 = 1 << 28;
 pub(super) const KILLER: i32 = 1 << 27;
 /// Captures that lose material (by static exchange) come after the quiet moves.
 const LOSING: i32 = -(1 << 25);
-const HISTORY_MAX: i32 = 1 << 20;
 
 /// Quiet-move history: how often a piece moving to a cell caused a cutoff.
 pub(super) struct History(Vec<i32>);
@@ -47,17 +47,19 @@ impl History {
 pub(super) fn tactical_score<G: Evaluate>(pos: &G, m: Move) -> i32 {
     let victim = pos.captured_piece(m);
     let mut gain = if victim.is_some() {
-        pos.piece_value(victim).min(5000)
+        pos.piece_value(victim).min(VICTIM_CAP)
     } else {
         0
     };
     if let Some(k) = m.promotion()
         && m.flag() != MoveFlag::Drop
     {
-        gain += pos.piece_value(Piece::new(k, pos.side_to_move())).min(5000);
+        gain += pos
+            .piece_value(Piece::new(k, pos.side_to_move()))
+            .min(VICTIM_CAP);
     }
-    let attacker = pos.piece_value(pos.moved_piece(m)).min(20_000);
-    TACTICAL + gain * 16 - attacker / 16
+    let attacker = pos.piece_value(pos.moved_piece(m)).min(ATTACKER_CAP);
+    TACTICAL + gain * VICTIM_WEIGHT - attacker / ATTACKER_DIVISOR
 }
 
 /// Whether a tactical move loses material by static exchange. Only checked when the moving

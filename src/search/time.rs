@@ -6,6 +6,16 @@
 
 use std::time::Duration;
 
+use super::params::{
+    INCREMENT_SHARE, MAXIMUM_CAP, MAXIMUM_CAP_LAST_MOVE, MAXIMUM_OVER_OPTIMUM, MOVES_TO_GO_DEFAULT,
+    MOVES_TO_GO_MAX, OPTIMUM_CAP,
+};
+
+/// `x * share.0 / share.1`.
+fn part(x: u64, share: (u64, u64)) -> u64 {
+    x * share.0 / share.1
+}
+
 /// The clock situation of the side to move, from `go`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Clock {
@@ -40,11 +50,26 @@ pub fn budget(clock: &Clock, overhead_ms: u64) -> Option<Budget> {
     let time = clock.time?;
     let left = time.saturating_sub(overhead_ms).max(1);
     let inc = clock.inc.unwrap_or(0);
-    let mtg = clock.movestogo.map(|m| m.clamp(1, 50) as u64).unwrap_or(30);
+    let mtg = clock
+        .movestogo
+        .map(|m| m.clamp(1, MOVES_TO_GO_MAX) as u64)
+        .unwrap_or(MOVES_TO_GO_DEFAULT);
     // Never plan to use more than the time left, even with the increment.
-    let optimum = (left / mtg + inc * 3 / 4).min(left * 3 / 4).max(1);
-    let cap = if mtg == 1 { left * 9 / 10 } else { left / 2 };
-    let maximum = (optimum * 5).min(cap).max(optimum.min(left)).max(1);
+    let optimum = (left / mtg + part(inc, INCREMENT_SHARE))
+        .min(part(left, OPTIMUM_CAP))
+        .max(1);
+    let cap = part(
+        left,
+        if mtg == 1 {
+            MAXIMUM_CAP_LAST_MOVE
+        } else {
+            MAXIMUM_CAP
+        },
+    );
+    let maximum = (optimum * MAXIMUM_OVER_OPTIMUM)
+        .min(cap)
+        .max(optimum.min(left))
+        .max(1);
     Some(Budget {
         optimum: Duration::from_millis(optimum),
         maximum: Duration::from_millis(maximum),

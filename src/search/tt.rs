@@ -17,6 +17,7 @@
 
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering::Relaxed};
 
+use super::params::{TT_AGE_WEIGHT, TT_KEEP_DEEPER};
 use crate::rules::Move;
 
 /// What a stored score means relative to the true value.
@@ -228,14 +229,17 @@ impl TranspositionTable {
                     e.mv = old.mv;
                 }
                 // Keep a deeper exact result of this search over a shallow bound.
-                if e.bound != Bound::Exact && old.depth > e.depth + 2 && s.age() == gen_now {
+                if e.bound != Bound::Exact
+                    && old.depth > e.depth + TT_KEEP_DEEPER
+                    && s.age() == gen_now
+                {
                     return;
                 }
                 victim = i;
                 break;
             }
             let age = (gen_now.wrapping_sub(s.age()) & AGE_MASK) as i32;
-            let worth = unpack(data).depth - 4 * age;
+            let worth = unpack(data).depth - TT_AGE_WEIGHT * age;
             if worth < victim_worth {
                 victim_worth = worth;
                 victim = i;

@@ -1,0 +1,338 @@
+//! The main search: principal variation search over an interior node, in named steps.
+//!
+//! 1. Leaving at once: a decided game, a repetition, the ply limit, mate distance, a
+//!    transposition table entry that settles the node.
+//! 2. The node's static evaluation, and pruning before any move is tried (reverse futility,
+//!    null move).
+//! 3. The move loop: moves in order, late quiet moves pruned, the others searched with a
+//!    null window (reduced when late and quiet) and re-searched when they beat alpha; a
+//!    cutoff rewards the move in the killers and the history.
+//! 4. The result stored in the transposition table.
+
+use super::ordering::{KILLER, pick, score_moves};
+use super::params::{
+    CHECK_EXTENSION_MAX_PLY, FUTILITY_BASE, FUTILITY_MARGIN, FUTILITY_MAX_DEPTH,
+    HISTORY_BONUS_FACTOR, HISTORY_BONUS_MAX, LMP_BASE, LMP_FACTOR, LMP_MAX_DEPTH, LMR_MIN_DEPTH,
+    NMP_BASE, NMP_DEPTH_DIVISOR, NMP_EVAL_DIVISOR, NMP_EVAL_MAX, NMP_MIN_DEPTH, RFP_MARGIN,
+    RFP_MAX_DEPTH, reduction,
+};
+use super::tt::{Bound, Entry};
+use super::worker::Worker;
+use super::{INFINITE, MATE, MATE_BOUND, MAX_PLY, end_score, score_from_tt, score_to_tt};
+use crate::eval::Evaluate;
+use crate::rules::{Move, MoveList};
+
+/// What the move loop needs to know about its node.
+#[derive(Clone, Copy)]
+struct Node {
+    ply: usize,
+    depth: i32,
+    team: usize,
+    in_check: bool,
+    /// The static evaluation (-INFINITE in check).
+    eval: i32,
+    beta: i32,
+}
+
+/// The score a transposition table entry settles a node with, given the window.
+#[inline(always)]
+pub(super) fn tt_cutoff(e: Entry, ply: usize, alpha: i32, beta: i32) -> Option<i32> {
+    let s = score_from_tt(e.score, ply);
+    let cut = match e.bound {
+        Bound::Exact => true,
+        Bound::Lower => s >= beta,
+        Bound::Upper => s <= alpha,
+        Bound::None => false,
+    };
+    cut.then_some(s)
+}
+
+impl<G: Evaluate> Worker<'_, G> {
+    /// Searches the current position as a child: negated when the team to move changed.
+    #[inline(always)]
+    pub(super) fn child<const PV: bool>(
+        &mut self,
+        same_team: bool,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> i32 {
+        if same_team {
+            self.search::<PV>(depth, alpha, beta, ply)
+        } else {
+            -self.search::<PV>(depth, -beta, -alpha, ply)
+        }
+    }
+
+    /// Principal variation search of the current position at `depth` within (`alpha`,
+    /// `beta`), `ply` plies from the root.
+    pub(super) fn search<const PV: bool>(
+        &mut self,
+        depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+    ) -> i32 {
+        if depth <= 0 {
+            return self.qsearch::<PV>(alpha, beta, ply, 0, Move::NONE);
+        }
+        if self.stopped {
+            return 0;
+        }
+        if PV {
+            self.pv[ply].clear();
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let team = self.pos.team_to_move();
+        if let Some(end) = self.pos.decided() {
+            return end_score(end, team, ply);
+        }
+        if self.pos.repetitions() >= 1 {
+            return 0;
+        }
+        if ply >= MAX_PLY - 1 {
+            return self.static_eval();
+        }
+        // Mate distance pruning.
+        alpha = alpha.max(-MATE + ply as i32);
+        beta = beta.min(MATE - ply as i32 - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+        let in_check = self.pos.in_check();
+        let key = self.pos.key();
+        let tte = self.shared.tt.probe(key);
+        if let Some(e) = tte
+            && !PV
+            && e.depth >= depth
+            && let Some(s) = tt_cutoff(e, ply, alpha, beta)
+        {
+            return s;
+        }
+        let eval = match tte {
+            _ if in_check => -INFINITE,
+            Some(e) if e.eval != Entry::NO_EVAL => e.eval,
+            _ => self.static_eval(),
+        };
+        let node = Node {
+            ply,
+            depth,
+            team,
+            in_check,
+            eval,
+            beta,
+        };
+        if !PV
+            && !in_check
+            && beta.abs() < MATE_BOUND
+            && let Some(v) = self.prune_before_moves(&node)
+        {
+            return v;
+        }
+
+        let mut lists = self.take_lists(ply);
+        self.pos.generate(&mut lists.0);
+        let result = if lists.0.is_empty() {
+            Err(end_score(self.pos.end_without_moves(), team, ply))
+        } else if self.pos.rule_draw().is_some() {
+            Err(0)
+        } else {
+            let tt_move = tte.map_or(Move::NONE, |e| e.mv);
+            let (moves, scores) = &mut lists;
+            score_moves(
+                &self.pos,
+                moves.as_slice(),
+                scores,
+                tt_move,
+                self.killers[ply],
+                &self.history,
+            );
+            Ok(self.search_moves::<PV>(moves, scores, &node, alpha))
+        };
+        self.give_back_lists(ply, lists);
+        let (best, best_move) = match result {
+            Err(v) => return v,
+            Ok(None) => return 0, // stopped
+            Ok(Some(found)) => found,
+        };
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.shared.tt.store(
+            key,
+            Entry {
+                mv: best_move,
+                score: score_to_tt(best, ply),
+                eval: if in_check { Entry::NO_EVAL } else { eval },
+                depth,
+                bound,
+            },
+        );
+        best
+    }
+
+    /// Reverse futility and null-move pruning (non-PV nodes, not in check, beta not a mate).
+    /// `Some(score)` settles the node.
+    fn prune_before_moves(&mut self, n: &Node) -> Option<i32> {
+        let (depth, eval, beta) = (n.depth, n.eval, n.beta);
+        // Reverse futility: far above beta at low depth.
+        if depth <= RFP_MAX_DEPTH && eval - RFP_MARGIN * depth >= beta {
+            return Some(eval);
+        }
+        // Null move: let the other side move twice; if we are still above beta, cut.
+        if depth >= NMP_MIN_DEPTH
+            && eval >= beta
+            && self.pos.null_move_allowed()
+            && self.pos.null_move_safe()
+        {
+            let r = NMP_BASE
+                + depth / NMP_DEPTH_DIVISOR
+                + ((eval - beta) / NMP_EVAL_DIVISOR).min(NMP_EVAL_MAX);
+            self.pos.make_null();
+            self.count_node();
+            let same = self.pos.team_to_move() == n.team;
+            let v = self.child::<false>(same, depth - 1 - r, beta - 1, beta, n.ply + 1);
+            self.pos.unmake_null();
+            if self.stopped {
+                return Some(0);
+            }
+            if v >= beta {
+                return Some(if v >= MATE_BOUND { beta } else { v });
+            }
+        }
+        None
+    }
+
+    /// The move loop. Returns the best score and move (`Move::NONE` if no move raised
+    /// alpha), or `None` when the search was stopped.
+    fn search_moves<const PV: bool>(
+        &mut self,
+        moves: &mut MoveList,
+        scores: &mut [i32],
+        n: &Node,
+        mut alpha: i32,
+    ) -> Option<(i32, Move)> {
+        let (ply, depth, beta) = (n.ply, n.depth, n.beta);
+        let mut best = -INFINITE;
+        let mut best_move = Move::NONE;
+        let mut searched = 0usize;
+        let mut quiets_tried = std::mem::take(&mut self.quiets[ply]);
+        quiets_tried.clear();
+        let futile = !PV
+            && !n.in_check
+            && depth <= FUTILITY_MAX_DEPTH
+            && n.eval + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha;
+        let late_limit = LMP_BASE + (depth * depth) as usize * LMP_FACTOR;
+        for i in 0..moves.len() {
+            pick(moves.as_mut_slice(), scores, i);
+            let m = moves.as_slice()[i];
+            let quiet = !self.pos.is_tactical(m);
+            // Shallow pruning of late quiet moves (never of the first move, a killer or a check).
+            let prune_candidate = quiet
+                && scores[i] < KILLER
+                && searched > 0
+                && best > -MATE_BOUND
+                && (futile
+                    || (searched >= late_limit && !PV && !n.in_check && depth <= LMP_MAX_DEPTH));
+            if PV {
+                self.pv[ply + 1].clear();
+            }
+            let piece = self.pos.moved_piece(m);
+            self.pos.make(m);
+            self.count_node();
+            let gives_check = self.pos.in_check();
+            if prune_candidate && !gives_check {
+                self.pos.unmake();
+                continue;
+            }
+            let v = self.search_move::<PV>(n, quiet, gives_check, searched, alpha);
+            self.pos.unmake();
+            if self.stopped {
+                self.quiets[ply] = quiets_tried;
+                return None;
+            }
+            searched += 1;
+            if v > best {
+                best = v;
+                if v > alpha {
+                    best_move = m;
+                    alpha = v;
+                    if PV {
+                        self.update_pv(ply, m);
+                    }
+                    if v >= beta {
+                        if quiet {
+                            self.reward_cutoff(ply, depth, piece, m, &quiets_tried);
+                        }
+                        break;
+                    }
+                }
+            }
+            if quiet {
+                quiets_tried.push(m);
+            }
+        }
+        self.quiets[ply] = quiets_tried;
+        Some((best, best_move))
+    }
+
+    /// Searches the move just made: the first move with the full window, later ones with a
+    /// null window (reduced when late and quiet), re-searched when they beat alpha.
+    fn search_move<const PV: bool>(
+        &mut self,
+        n: &Node,
+        quiet: bool,
+        gives_check: bool,
+        searched: usize,
+        alpha: i32,
+    ) -> i32 {
+        let (ply, depth, beta) = (n.ply, n.depth, n.beta);
+        let same = self.pos.team_to_move() == n.team;
+        let extend = gives_check && ply < CHECK_EXTENSION_MAX_PLY;
+        let new_depth = depth - 1 + extend as i32;
+        if searched == 0 {
+            return self.child::<PV>(same, new_depth, alpha, beta, ply + 1);
+        }
+        let mut r = 0;
+        if quiet && !n.in_check && !gives_check && depth >= LMR_MIN_DEPTH {
+            r = reduction(depth, searched) - PV as i32;
+            r = r.clamp(0, new_depth - 1);
+        }
+        let mut v = self.child::<false>(same, new_depth - r, alpha, alpha + 1, ply + 1);
+        if v > alpha && r > 0 {
+            v = self.child::<false>(same, new_depth, alpha, alpha + 1, ply + 1);
+        }
+        if PV && v > alpha && v < beta {
+            v = self.child::<true>(same, new_depth, alpha, beta, ply + 1);
+        }
+        v
+    }
+
+    /// A quiet move caused a cutoff: it becomes the first killer of its ply, and its history
+    /// rises while that of the quiet moves tried before it falls.
+    fn reward_cutoff(
+        &mut self,
+        ply: usize,
+        depth: i32,
+        piece: crate::rules::piece::Piece,
+        m: Move,
+        tried: &[Move],
+    ) {
+        let k = &mut self.killers[ply];
+        if k[0] != m {
+            k[1] = k[0];
+            k[0] = m;
+        }
+        let bonus = (depth * depth * HISTORY_BONUS_FACTOR).min(HISTORY_BONUS_MAX);
+        self.history.update(piece, m, bonus);
+        for &q in tried {
+            let qp = self.pos.moved_piece(q);
+            self.history.update(qp, q, -bonus);
+        }
+    }
+}

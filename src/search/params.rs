@@ -1,0 +1,184 @@
+//! Every tunable number of the search, named in one place.
+//!
+//! The values are the ones the search was written and measured with (`docs/engine.md`); a
+//! change to any of them changes the bench signature and is tested by a match (SPRT) before it
+//! is kept.
+
+use std::sync::LazyLock;
+
+use super::MAX_PLY;
+
+// Iterative deepening and aspiration windows.
+
+/// First depth searched with an aspiration window around the previous score.
+pub const ASPIRATION_MIN_DEPTH: i32 = 4;
+/// Half-width of the first aspiration window, in centipawns.
+pub const ASPIRATION_DELTA: i32 = 25;
+/// Aspiration bounds are reported (as `lowerbound` / `upperbound`) only after this long.
+pub const REPORT_BOUNDS_AFTER_MS: u128 = 2000;
+/// After an iteration, no new one starts once this share of the optimum time is used: the
+/// next iteration would most likely not finish within the optimum.
+pub const NEXT_ITERATION_SHARE: f64 = 0.55;
+
+// Static evaluation.
+
+/// The static evaluation is kept this far inside the mate scores: the armies of the 3D
+/// variants are worth tens of thousands of centipawns, more than the distance to `MATE`.
+pub const EVAL_MATE_MARGIN: i32 = 2000;
+
+// Pruning before the move loop (non-PV nodes, not in check).
+
+/// Reverse futility pruning applies up to this depth ...
+pub const RFP_MAX_DEPTH: i32 = 6;
+/// ... when the static evaluation exceeds beta by this margin per ply of depth.
+pub const RFP_MARGIN: i32 = 90;
+/// Null-move pruning applies from this depth.
+pub const NMP_MIN_DEPTH: i32 = 3;
+/// Null-move reduction: a base ...
+pub const NMP_BASE: i32 = 3;
+/// ... plus one ply per this many plies of depth ...
+pub const NMP_DEPTH_DIVISOR: i32 = 4;
+/// ... plus one ply per this many centipawns the evaluation exceeds beta by ...
+pub const NMP_EVAL_DIVISOR: i32 = 200;
+/// ... at most this many plies for the evaluation.
+pub const NMP_EVAL_MAX: i32 = 3;
+
+// Pruning of late quiet moves.
+
+/// Futility pruning applies up to this depth ...
+pub const FUTILITY_MAX_DEPTH: i32 = 3;
+/// ... when the static evaluation plus this base ...
+pub const FUTILITY_BASE: i32 = 120;
+/// ... and this margin per ply of depth does not reach alpha.
+pub const FUTILITY_MARGIN: i32 = 100;
+/// Late-move pruning applies up to this depth ...
+pub const LMP_MAX_DEPTH: i32 = 4;
+/// ... after `LMP_BASE + LMP_FACTOR * depth^2` quiet moves have been searched.
+pub const LMP_BASE: usize = 4;
+/// See [`LMP_BASE`].
+pub const LMP_FACTOR: usize = 2;
+
+// Extensions and reductions.
+
+/// Checks are extended only in the first half of the stack (so that perpetual checks cannot
+/// run the search into its ply limit).
+pub const CHECK_EXTENSION_MAX_PLY: usize = MAX_PLY / 2;
+/// Late-move reductions apply from this depth ...
+pub const LMR_MIN_DEPTH: i32 = 3;
+/// ... from the move searched after this many.
+pub const LMR_MIN_MOVES: usize = 2;
+/// The reduction is `LMR_BASE + ln(depth) * ln(moves) / LMR_DIVISOR` plies, rounded down.
+pub const LMR_BASE: f64 = 0.75;
+/// See [`LMR_BASE`].
+pub const LMR_DIVISOR: f64 = 2.25;
+/// Depths the reduction table covers (deeper searches use its last row).
+const LMR_DEPTHS: usize = 64;
+/// Move numbers the reduction table covers (later moves use its last column).
+const LMR_MOVES: usize = 256;
+
+/// The late-move reduction for a quiet move searched after `moves` others at `depth`, from
+/// a table computed once (no logarithm at every node).
+#[inline(always)]
+pub fn reduction(depth: i32, moves: usize) -> i32 {
+    static TABLE: LazyLock<Vec<[u8; LMR_MOVES]>> = LazyLock::new(|| {
+        (0..LMR_DEPTHS)
+            .map(|d| {
+                std::array::from_fn(|m| {
+                    if (d as i32) < LMR_MIN_DEPTH || m < LMR_MIN_MOVES {
+                        0
+                    } else {
+                        (LMR_BASE + (d as f64).ln() * (m as f64).ln() / LMR_DIVISOR) as u8
+                    }
+                })
+            })
+            .collect()
+    });
+    let d = (depth.max(0) as usize).min(LMR_DEPTHS - 1);
+    TABLE[d][moves.min(LMR_MOVES - 1)] as i32
+}
+
+// Move ordering and history.
+
+/// The history bonus of a move that caused a cutoff is `HISTORY_BONUS_FACTOR * depth^2` ...
+pub const HISTORY_BONUS_FACTOR: i32 = 16;
+/// ... at most this.
+pub const HISTORY_BONUS_MAX: i32 = 4000;
+/// History values stay within plus or minus this.
+pub const HISTORY_MAX: i32 = 1 << 20;
+/// Captures are ordered by `VICTIM_WEIGHT * victim - attacker / ATTACKER_DIVISOR` (most
+/// valuable victim, then least valuable attacker), with the victim's value (plus a
+/// promotion's) capped at `VICTIM_CAP` ...
+pub const VICTIM_WEIGHT: i32 = 16;
+/// ... and the attacker's at `ATTACKER_CAP` (a King is worth more than everything).
+pub const ATTACKER_DIVISOR: i32 = 16;
+/// See [`VICTIM_WEIGHT`].
+pub const VICTIM_CAP: i32 = 5000;
+/// See [`ATTACKER_DIVISOR`].
+pub const ATTACKER_CAP: i32 = 20_000;
+
+// Time management (`time.rs`): fractions as (numerator, denominator).
+
+/// Moves assumed left in the game when the clock does not say (`movestogo`) ...
+pub const MOVES_TO_GO_DEFAULT: u64 = 30;
+/// ... and the most moves planned for even when it does.
+pub const MOVES_TO_GO_MAX: u32 = 50;
+/// The share of the increment the optimum spends at once.
+pub const INCREMENT_SHARE: (u64, u64) = (3, 4);
+/// The optimum never exceeds this share of the time left.
+pub const OPTIMUM_CAP: (u64, u64) = (3, 4);
+/// The maximum is this many times the optimum ...
+pub const MAXIMUM_OVER_OPTIMUM: u64 = 5;
+/// ... at most this share of the time left ...
+pub const MAXIMUM_CAP: (u64, u64) = (1, 2);
+/// ... or this share when the last move before the time control is to be played.
+pub const MAXIMUM_CAP_LAST_MOVE: (u64, u64) = (9, 10);
+
+// Transposition table replacement.
+
+/// A bound of the current search does not replace an entry of the same position that is
+/// more than this many plies deeper.
+pub const TT_KEEP_DEEPER: i32 = 2;
+/// An entry's worth as a victim is its depth less this many plies per search since it was
+/// written.
+pub const TT_AGE_WEIGHT: i32 = 4;
+
+// Quiescence search.
+
+/// From this many plies into the quiescence search, only recaptures are searched: in crowded
+/// 3D positions the capture tree explodes otherwise (as Stockfish once did).
+pub const QS_RECAPTURES_ONLY: i32 = 5;
+/// The quiescence search stops at this many plies (when not in check).
+pub const QS_MAX_PLY: i32 = 12;
+/// Delta pruning: a capture is skipped when even winning its victim plus this margin cannot
+/// raise the stand-pat score to alpha.
+pub const QS_DELTA_MARGIN: i32 = 200;
+
+// Polling.
+
+/// The main thread, which watches the clock, polls every this many nodes (plus one): a node
+/// of a crowded 3D position can cost tens of microseconds, and with a few milliseconds left,
+/// 1024 of them overran the clock.
+pub const POLL_MASK_MAIN: u64 = 127;
+/// The helper threads poll every this many nodes (plus one).
+pub const POLL_MASK_HELPER: u64 = 1023;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The table gives what the formula gives wherever it is defined.
+    #[test]
+    fn the_reduction_table_is_the_formula() {
+        for depth in 0..LMR_DEPTHS as i32 {
+            for moves in 0..LMR_MOVES {
+                let formula = if depth < LMR_MIN_DEPTH || moves < LMR_MIN_MOVES {
+                    0
+                } else {
+                    (LMR_BASE + (depth as f64).ln() * (moves as f64).ln() / LMR_DIVISOR) as i32
+                };
+                assert_eq!(reduction(depth, moves), formula, "{depth} {moves}");
+            }
+        }
+        assert_eq!(reduction(200, 1000), reduction(63, 255));
+    }
+}
