@@ -102,7 +102,7 @@ fn pole_playouts_agree_with_the_reference() {
 /// Pole rules that are easiest to state as single facts.
 #[test]
 fn pole_facts() {
-    let mut g = AnyGame::startpos(Variant::Pole).unwrap();
+    let mut g = AnyGame::startpos(Variant::Pole);
     assert!(
         !engine_moves(&g).iter().any(|m| m.starts_with("O@")),
         "no Pole move before a capture"
@@ -133,7 +133,7 @@ fn pole_facts() {
 #[test]
 fn non_ascii_move_text_is_an_error_not_a_panic() {
     for variant in [Variant::Chess, Variant::Pole] {
-        let g = AnyGame::startpos(variant).unwrap();
+        let g = AnyGame::startpos(variant);
         for s in [
             "a\u{e9}1",
             "\u{10a87a}3",

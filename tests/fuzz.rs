@@ -68,10 +68,10 @@ fn no_panic<T>(what: &str, input: &str, f: impl FnOnce() -> T) -> T {
 fn fuzz_fens(variant: Variant, n: usize) -> (usize, usize) {
     let mut f = Fuzzer::new(seed_for(1, variant));
     let own = fuzz::fens(&fuzz::positions(variant, f.rng.r#gen()));
-    let others: Vec<String> = Variant::implemented()
+    let others: Vec<String> = Variant::ALL
         .into_iter()
         .filter(|&v| v != variant)
-        .filter_map(|v| v.start_fen().map(str::to_string))
+        .map(|v| v.start_fen().to_string())
         .collect();
     let mut accepted = 0;
     for _ in 0..n {
@@ -265,7 +265,7 @@ fn fuzz_engine(variant: Variant, n: usize) -> (usize, usize) {
 /// Random games with fresh seeds keep every invariant at every position. Returns the number
 /// of positions checked.
 fn playouts(variant: Variant, games: usize, plies: usize) -> usize {
-    let start = AnyGame::startpos(variant).expect("implemented");
+    let start = AnyGame::startpos(variant);
     common::random_playouts(&start, seed_for(5, variant), games, plies, |_| {})
 }
 
@@ -273,7 +273,7 @@ fn playouts(variant: Variant, games: usize, plies: usize) -> usize {
 /// draw rules) keeps the invariants, checked every few plies; unmaking it restores the start.
 fn long_game(variant: Variant, plies: usize) -> usize {
     let mut f = Fuzzer::new(seed_for(6, variant));
-    let start = AnyGame::startpos(variant).expect("implemented");
+    let start = AnyGame::startpos(variant);
     let mut g = start.clone();
     let mut played = 0;
     for ply in 0..plies {
@@ -307,10 +307,7 @@ fn report(target: &str, counted: &str, results: &[(Variant, (usize, usize))]) {
 }
 
 fn each_variant(f: impl Fn(Variant) -> (usize, usize)) -> Vec<(Variant, (usize, usize))> {
-    Variant::implemented()
-        .into_iter()
-        .map(|v| (v, f(v)))
-        .collect()
+    Variant::ALL.into_iter().map(|v| (v, f(v))).collect()
 }
 
 #[test]
@@ -343,7 +340,7 @@ fn engine_answers_every_bad_line_once() {
 
 #[test]
 fn random_playouts_keep_the_invariants() {
-    for v in Variant::implemented() {
+    for v in Variant::ALL {
         let n = playouts(v, 3, 60);
         assert!(n > 40, "{}: only {n} positions", v.name());
     }
@@ -351,7 +348,7 @@ fn random_playouts_keep_the_invariants() {
 
 #[test]
 fn long_random_games_keep_the_invariants() {
-    for v in Variant::implemented() {
+    for v in Variant::ALL {
         long_game(v, 3000);
     }
 }
@@ -378,7 +375,7 @@ fn long_fuzz() {
         "rejected",
         &each_variant(|v| fuzz_engine(v, n / 10)),
     );
-    for v in Variant::implemented() {
+    for v in Variant::ALL {
         let positions = playouts(v, (n / 2000).max(4), 200);
         let plies = long_game(v, 20_000);
         eprintln!(
@@ -395,8 +392,8 @@ fn long_fuzz() {
 /// now saturate, unmake restores them exactly, and every FEN along the way reads back.
 #[test]
 fn regression_clocks_saturate_at_u32_max() {
-    for v in Variant::implemented() {
-        let start = AnyGame::startpos(v).expect("implemented");
+    for v in Variant::ALL {
+        let start = AnyGame::startpos(v);
         let mut fields: Vec<String> = start.fen().split_whitespace().map(str::to_string).collect();
         let n = fields.len();
         fields[n - 2] = u32::MAX.to_string();

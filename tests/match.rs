@@ -108,7 +108,7 @@ fn check_pgn_against_records(games: &[PgnGame], records: &[GameRecord], variant:
 
 #[test]
 fn strata_vs_strata_in_every_variant_ends_legally_and_the_pgn_replays() {
-    for v in Variant::implemented() {
+    for v in Variant::ALL {
         let dir = Scratch::new(&format!("self-{}", v.name()));
         let pgn_path = dir.path("games.pgn");
         let (summary, text) = play(&[
@@ -171,7 +171,7 @@ fn strata_vs_strata_in_every_variant_ends_legally_and_the_pgn_replays() {
 /// engine that does not, answers with unsearched moves, and this test says so.)
 #[test]
 fn strata_beats_the_random_player_in_every_variant() {
-    for v in Variant::implemented() {
+    for v in Variant::ALL {
         let (summary, text) = play(&[
             "--engine",
             &format!("cmd={STRATA}"),
@@ -192,7 +192,7 @@ fn strata_beats_the_random_player_in_every_variant() {
 
 #[test]
 fn greedy_beats_random_without_any_engine_process() {
-    for v in Variant::implemented() {
+    for v in Variant::ALL {
         let (summary, text) = play(&[
             "--engine",
             "builtin=greedy",

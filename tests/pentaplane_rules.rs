@@ -244,7 +244,7 @@ fn engine_and_reference_agree_on_random_games() {
 
 #[test]
 fn invariants_over_random_playouts() {
-    let start = AnyGame::startpos(V).unwrap();
+    let start = AnyGame::startpos(V);
     let mut checked = common::random_playouts(&start, 1, 6, 80, |_| {});
     for (i, fen) in setups().iter().enumerate() {
         checked += common::random_playouts(&game(fen), 10 + i as u64, 2, 60, |_| {});
@@ -746,7 +746,7 @@ fn hundred_ply_rule() {
 
 #[test]
 fn null_move_and_drawing() {
-    let mut g = AnyGame::startpos(V).unwrap();
+    let mut g = AnyGame::startpos(V);
     assert!(g.null_move_allowed());
     assert!(!g.in_check());
     let key = g.key();

@@ -593,7 +593,7 @@ fn engine(fen: &str) -> AnyGame {
 }
 
 fn engine_start() -> AnyGame {
-    AnyGame::startpos(Variant::Polyhedron).unwrap()
+    AnyGame::startpos(Variant::Polyhedron)
 }
 
 fn engine_move_names(g: &AnyGame) -> BTreeSet<String> {

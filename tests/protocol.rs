@@ -253,7 +253,7 @@ fn go_depth_prints_stockfish_style_info_and_a_legal_bestmove() {
     }
     let best = bestmove(&lines);
     assert_eq!(best.len(), 1);
-    let legal = strata::rules::AnyGame::startpos(strata::rules::Variant::Chess).unwrap();
+    let legal = strata::rules::AnyGame::startpos(strata::rules::Variant::Chess);
     let mut g = legal;
     use strata::rules::Game;
     g.make(g.parse_move("e2e4").unwrap());
@@ -441,7 +441,7 @@ fn hash_and_threads_the_system_refuses_are_errors_not_crashes() {
     assert!(errs[1].contains("cannot allocate 2048 MiB"));
     assert!(errs[2].contains("option 'Threads': cannot start 64 search threads"));
     let best = bestmove(&lines);
-    let mut g = strata::rules::AnyGame::startpos(strata::rules::Variant::Chess).unwrap();
+    let mut g = strata::rules::AnyGame::startpos(strata::rules::Variant::Chess);
     use strata::rules::Game;
     g.make(g.parse_move("e2e4").unwrap());
     assert!(g.parse_move(best[0]).is_ok(), "bestmove {best:?}");

@@ -244,7 +244,7 @@ fn storm(e: &mut Engine, variant: Variant, n: usize, f: &mut Fuzzer) -> (usize, 
 fn storms(lines_per_variant: usize, part: u64) {
     let mut f = Fuzzer::new(seed(part));
     let mut e = Engine::start("storm");
-    let mut variants = Variant::implemented();
+    let mut variants = Variant::ALL;
     for round in 0..2 {
         for &v in &variants {
             let (n, rejected) = storm(&mut e, v, lines_per_variant / 2, &mut f);
@@ -275,7 +275,7 @@ fn go_stop(n: usize, part: u64) {
         "go mate 20",
         "go depth 1",
     ];
-    for v in Variant::implemented() {
+    for v in Variant::ALL {
         let g = set_position(&mut e, v, &mut f);
         let first = e.bestmoves;
         for i in 0..n {
@@ -314,7 +314,7 @@ fn go_stop(n: usize, part: u64) {
 /// `quit`, end of input, `ucinewgame` and a variant switch while a search runs.
 fn interrupted_searches() {
     let mut f = Fuzzer::new(seed(3));
-    for v in Variant::implemented() {
+    for v in Variant::ALL {
         for (go, end) in [
             ("go infinite", "quit"),
             ("go ponder", "quit"),
@@ -342,7 +342,7 @@ fn interrupted_searches() {
         }
     }
     let mut e = Engine::start("ucinewgame and variant switches during searches");
-    let variants = Variant::implemented();
+    let variants = Variant::ALL;
     for (i, &v) in variants.iter().enumerate() {
         let g = set_position(&mut e, v, &mut f);
         e.send("go infinite");
@@ -363,7 +363,7 @@ fn interrupted_searches() {
         e.send("go depth 2");
         e.await_bestmoves();
         let best = e.last_bestmove();
-        let start = AnyGame::startpos(next).expect("implemented");
+        let start = AnyGame::startpos(next);
         assert_legal(&mut e, &start, &best);
     }
     e.finish(true);
@@ -375,7 +375,7 @@ fn hash_and_threads(rounds: usize) {
     let mut e = Engine::start("Hash and Threads");
     let settings = [(1, 1), (8, 2), (64, 1), (2, 2), (16, 1), (32, 2)];
     for r in 0..rounds {
-        for v in Variant::implemented() {
+        for v in Variant::ALL {
             let (hash, threads) = settings[(r + v as usize) % settings.len()];
             let g = set_position(&mut e, v, &mut f);
             e.send(&format!("setoption name Hash value {hash}"));
@@ -425,7 +425,7 @@ fn options_out_of_range() {
 fn long_games(max_plies: usize) {
     let mut f = Fuzzer::new(seed(6));
     let mut e = Engine::start("long games");
-    for v in Variant::implemented() {
+    for v in Variant::ALL {
         let (moves, g) = fuzz::random_game(v, f.rng.r#gen(), 8, max_plies);
         e.send(&format!("setoption name UCI_Variant value {}", v.name()));
         e.send(&format!("position startpos moves {}", moves.join(" ")));
@@ -445,7 +445,7 @@ fn long_games(max_plies: usize) {
         assert_legal(&mut e, &g, &best);
         // The same game from the FEN half-way (when that position has a FEN).
         let half = moves.len() / 2;
-        let mut mid = AnyGame::startpos(v).expect("implemented");
+        let mut mid = AnyGame::startpos(v);
         for m in &moves[..half] {
             let mv = mid.parse_move(m).expect("legal");
             mid.make(mv);

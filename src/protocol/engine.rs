@@ -91,7 +91,7 @@ impl Engine {
         Engine {
             out,
             variant: Variant::Chess,
-            game: AnyGame::startpos(Variant::Chess).expect("chess is implemented"),
+            game: AnyGame::startpos(Variant::Chess),
             options: declarations(),
             settings: Settings::default(),
             shared: Arc::new(Shared::new(DEFAULT_HASH as usize)),
@@ -187,7 +187,7 @@ impl Engine {
             }
             Command::Bench { depth } => {
                 self.finish_search();
-                let results = bench::run(&Variant::implemented(), depth, 1, DEFAULT_HASH as usize);
+                let results = bench::run(&Variant::ALL, depth, 1, DEFAULT_HASH as usize);
                 for l in bench::report(&results) {
                     self.out.line(&l);
                 }
@@ -216,13 +216,8 @@ impl Engine {
         match (decl.name, checked) {
             ("UCI_Variant", OptionValue::Text(v)) => {
                 let variant = Variant::from_name(&v).expect("combo values are variant names");
-                match AnyGame::startpos(variant) {
-                    Ok(g) => {
-                        self.variant = variant;
-                        self.game = g;
-                    }
-                    Err(e) => self.error(&e),
-                }
+                self.variant = variant;
+                self.game = AnyGame::startpos(variant);
             }
             // Threads and memory may be refused even within the declared range: then the
             // engine says so and keeps what it has.
@@ -276,7 +271,7 @@ impl Engine {
 
     fn set_position(&mut self, start: StartPos, moves: &[String]) {
         let from = match &start {
-            StartPos::Startpos => AnyGame::startpos(self.variant),
+            StartPos::Startpos => Ok(AnyGame::startpos(self.variant)),
             StartPos::Fen(fen) => AnyGame::from_fen(self.variant, fen),
         };
         let mut game = match from {

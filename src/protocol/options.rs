@@ -157,10 +157,7 @@ pub fn declarations() -> Vec<OptionDecl> {
             name: "UCI_Variant",
             kind: OptionType::Combo {
                 default: Variant::Chess.name().to_string(),
-                vars: Variant::implemented()
-                    .iter()
-                    .map(|v| v.name().to_string())
-                    .collect(),
+                vars: Variant::ALL.iter().map(|v| v.name().to_string()).collect(),
             },
         },
         spin("Threads", 1, 1, 512),

@@ -14,9 +14,11 @@ pub mod piece;
 pub mod placement;
 pub mod podionic;
 pub mod polyhedron;
+pub mod registry;
 pub mod variant;
 pub mod zobrist;
 
 pub use game::{Game, GameEnd, MoveError};
 pub use moves::{Move, MoveFlag, MoveList};
-pub use variant::{AnyGame, Variant};
+pub use registry::AnyGame;
+pub use variant::{Variant, VariantInfo};

@@ -358,9 +358,6 @@ pub fn parse(args: &[String]) -> Result<Option<MatchConfig>, String> {
             "variant" => {
                 let v = single(g)?;
                 cfg.variant = Variant::from_name(v).ok_or(format!("unknown variant '{v}'"))?;
-                if !cfg.variant.is_implemented() {
-                    return Err(format!("variant '{v}' is not implemented yet"));
-                }
             }
             "games" => games = Some(num::<usize>("--games", single(g)?)?),
             "rounds" => rounds = Some(num::<usize>("--rounds", single(g)?)?),

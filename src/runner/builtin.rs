@@ -163,7 +163,7 @@ mod tests {
 
     #[test]
     fn random_is_legal_and_seeded() {
-        let g = AnyGame::startpos(Variant::Pole).unwrap();
+        let g = AnyGame::startpos(Variant::Pole);
         let mut a = Builtin::new(BuiltinKind::Random, "r", 3);
         let mut b = Builtin::new(BuiltinKind::Random, "r", 3);
         a.new_game(5).unwrap();

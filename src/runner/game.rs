@@ -9,7 +9,7 @@ use std::time::{Duration, Instant, SystemTime};
 use super::args::{DrawAdjudication, EngineConfig, Limits, ResignAdjudication};
 use super::openings::Opening;
 use super::player::{Player, Reply, SearchInfo, Turn};
-use super::seats::{VariantSeats, team_name, team_of};
+use super::seats::{team_name, team_of};
 use super::stats::Outcome;
 use crate::rules::piece::Colour;
 use crate::rules::{AnyGame, Game, GameEnd, MoveError, Variant};
@@ -262,10 +262,10 @@ pub fn play(
     let n = spec.variant.colours();
     let mut game = match &spec.opening.fen {
         Some(f) => AnyGame::from_fen(spec.variant, f)?,
-        None => AnyGame::startpos(spec.variant)?,
+        None => AnyGame::startpos(spec.variant),
     };
     let start_fen = game.fen();
-    let standard = AnyGame::startpos(spec.variant)?.fen();
+    let standard = AnyGame::startpos(spec.variant).fen();
     let mut moves: Vec<PlayedMove> = Vec::new();
     for m in &spec.opening.moves {
         let mv = game

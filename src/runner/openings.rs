@@ -117,7 +117,6 @@ impl Openings {
         if list.is_empty() {
             list.push(Opening::default());
         }
-        AnyGame::startpos(variant)?;
         Ok(Openings {
             variant,
             list,
@@ -180,7 +179,7 @@ impl Opening {
     pub fn position(&self, variant: Variant) -> Result<AnyGame, String> {
         let mut g = match &self.fen {
             Some(f) => AnyGame::from_fen(variant, f)?,
-            None => AnyGame::startpos(variant)?,
+            None => AnyGame::startpos(variant),
         };
         for m in &self.moves {
             let mv = g.parse_move(m).map_err(|e| e.to_string())?;
@@ -200,7 +199,7 @@ mod tests {
             random_plies: 8,
             ..OpeningsConfig::default()
         };
-        for v in Variant::implemented() {
+        for v in Variant::ALL {
             let a = Openings::load(&cfg, v, 42).unwrap();
             let b = Openings::load(&cfg, v, 42).unwrap();
             for r in 0..5 {

@@ -158,7 +158,7 @@ impl PgnGame {
         };
         let mut g = match self.tag("FEN") {
             Some(f) => AnyGame::from_fen(variant, f)?,
-            None => AnyGame::startpos(variant)?,
+            None => AnyGame::startpos(variant),
         };
         for (i, m) in self.moves.iter().enumerate() {
             let mv = g

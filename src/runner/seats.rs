@@ -12,21 +12,6 @@
 use crate::rules::Variant;
 use crate::rules::piece::Colour;
 
-/// Seat facts of a variant that the rules layer does not state directly.
-pub trait VariantSeats {
-    /// The number of colours (seats): 4 in the four-colour variant, else 2.
-    fn colours(&self) -> usize;
-}
-
-impl VariantSeats for Variant {
-    fn colours(&self) -> usize {
-        match self {
-            Variant::FutureGeneration => 4,
-            _ => 2,
-        }
-    }
-}
-
 /// The engine (0 or 1) in each seat (colour index) for game `index` (0-based) of a match.
 pub fn seats(variant: Variant, index: usize) -> Vec<usize> {
     let swap = index % 2;

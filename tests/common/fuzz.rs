@@ -285,7 +285,7 @@ impl Fuzzer {
 /// Positions of `variant` to start from: the start position, the positions of its perft suite
 /// and positions along a few random games.
 pub fn positions(variant: Variant, seed: u64) -> Vec<AnyGame> {
-    let start = AnyGame::startpos(variant).expect("implemented");
+    let start = AnyGame::startpos(variant);
     let mut out = vec![start.clone()];
     for file in super::suite_files() {
         let suite = super::load_suite(&file);
@@ -363,7 +363,7 @@ pub fn command_lines(variant: Variant, seed: u64) -> Vec<String> {
     .map(|s| s.to_string())
     .collect();
     lines.extend(
-        Variant::implemented()
+        Variant::ALL
             .iter()
             .map(|v| format!("setoption name UCI_Variant value {}", v.name())),
     );
@@ -381,7 +381,7 @@ pub fn command_lines(variant: Variant, seed: u64) -> Vec<String> {
         }
     }
     // Whole games from the start, as a GUI sends them.
-    let start = AnyGame::startpos(variant).expect("implemented");
+    let start = AnyGame::startpos(variant);
     for _ in 0..4 {
         let mut g = start.clone();
         let mut moves = Vec::new();
@@ -430,7 +430,7 @@ pub fn random_game(
     tries: usize,
     max_plies: usize,
 ) -> (Vec<String>, AnyGame) {
-    let start = AnyGame::startpos(variant).expect("implemented");
+    let start = AnyGame::startpos(variant);
     let mut f = Fuzzer::new(seed);
     let mut best = (Vec::new(), start.clone());
     for _ in 0..tries {

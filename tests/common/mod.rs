@@ -119,7 +119,7 @@ pub fn load_suite(path: &Path) -> Suite {
 pub fn case_position(variant: Variant, case: &PerftCase) -> AnyGame {
     let mut g = match &case.fen {
         Some(f) => AnyGame::from_fen(variant, f),
-        None => AnyGame::startpos(variant),
+        None => Ok(AnyGame::startpos(variant)),
     }
     .unwrap_or_else(|e| panic!("case '{}' (line {}): {e}", case.id, case.line));
     for m in &case.moves {

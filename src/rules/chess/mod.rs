@@ -2,6 +2,7 @@
 //! Chess is chess plus two Poles. In chess the Pole rules are off and no Pole ever appears.
 
 mod fen;
+pub mod info;
 mod makemove;
 mod movegen;
 mod position;

@@ -8,6 +8,7 @@
 //! move.
 
 mod fen;
+pub mod info;
 mod makemove;
 mod movegen;
 mod position;

@@ -6,6 +6,7 @@
 //! King is gone ([`Game::decided`]), and a side without a legal move loses.
 
 mod fen;
+pub mod info;
 mod makemove;
 mod movegen;
 mod position;

@@ -7,6 +7,7 @@
 //! queries), `movegen`, `makemove`, `fen` (FEN and the `d` drawing).
 
 mod fen;
+pub mod info;
 pub mod lanes;
 mod makemove;
 mod movegen;

@@ -4,6 +4,7 @@
 //! after a capture.
 
 mod fen;
+pub mod info;
 mod makemove;
 mod movegen;
 mod position;

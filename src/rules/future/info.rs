@@ -1,0 +1,17 @@
+//! What the variant declares about itself beside its rules (see [`VariantInfo`]).
+
+use super::fen::START_FEN;
+use crate::rules::variant::{Variant, VariantInfo};
+
+/// Chess – The Future Generation.
+pub const INFO: VariantInfo = VariantInfo {
+    variant: Variant::FutureGeneration,
+    start_fen: START_FEN,
+    colours: 4,
+    bench_positions: &[
+        START_FEN,
+        "7bK/8/1wN6/3bC4/8/6bN1/8/4wK3|8/8/8/8/3wC4/8/8/8|8/8/8/4gC3/4sC3/8/8/8|7gK/8/8/2gN5/5sN2/8/8/sK7 w - - wg - 0 1",
+        "bR3bK3/7bP/8/4wQ3/8/8/8/4wK3|8/1gQ6/8/8/8/8/8/8|8/8/8/8/8/8/8/8|8/8/8/8/sK6gK/sB7/8/8 w - - g - 0 1",
+    ],
+    bench_depth: 7,
+};

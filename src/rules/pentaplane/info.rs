@@ -1,0 +1,18 @@
+//! What the variant declares about itself beside its rules (see [`VariantInfo`]).
+
+use super::fen::START_FEN;
+use crate::rules::variant::{Variant, VariantInfo};
+
+/// Pentaplane V.
+pub const INFO: VariantInfo = VariantInfo {
+    variant: Variant::Pentaplane,
+    start_fen: START_FEN,
+    colours: 2,
+    bench_positions: &[
+        START_FEN,
+        "5/5/5/5/5|ppppp/5/5/5/PPPPP|rokmz/ppppp/5/PPPPP/ZMKOR|ppppp/5/5/5/PPPPP|5/5/5/5/5 w 0 1",
+        "5/5/5/5/5|ppppp/5/5/5/PPPPP|fnkos/ppppp/5/PPPPP/FNKOS|ppppp/5/5/5/PPPPP|5/5/5/5/5 w 0 1",
+        "5/5/5/1F3/4N|5/5/5/5/5|4k/3o1/2O2/1o3/5|4p/5/5/5/5|5/4r/5/5/K4 w 0 1",
+    ],
+    bench_depth: 9,
+};

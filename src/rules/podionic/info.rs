@@ -1,0 +1,17 @@
+//! What the variant declares about itself beside its rules (see [`VariantInfo`]).
+
+use super::fen::START_FEN;
+use crate::rules::variant::{Variant, VariantInfo};
+
+/// Podionic Chess.
+pub const INFO: VariantInfo = VariantInfo {
+    variant: Variant::Podionic,
+    start_fen: START_FEN,
+    colours: 2,
+    bench_positions: &[
+        START_FEN,
+        "1p2/kbp1/np2/1p2|1rr1/4/nqb1/pp2|P1pp/NPP1/1B2/1RRP|3P/NP1Q/KP2/B2P w 1 13",
+        "bp2/kp2/np2/2pp|brr1/1q1p/npp1/4|4/NP2/1RP1/B1RP|2PP/3P/1PN1/BK1P w 0 13",
+    ],
+    bench_depth: 10,
+};

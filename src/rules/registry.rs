@@ -1,0 +1,186 @@
+//! The registry: every position type behind one [`AnyGame`], and each [`Variant`]'s
+//! [`VariantInfo`].
+//!
+//! Hot code (perft, search) is generic over [`Game`] and reached through
+//! [`with_game!`](crate::with_game), which monomorphises it for each position type. Adding a
+//! variant means its name in [`Variant`], one arm in [`AnyGame`], one in `with_game!`, one
+//! in [`AnyGame::from_fen`] and one in [`Variant::info`].
+
+use super::chess::{self, ChessPosition};
+use super::future::{self, FuturePosition};
+use super::game::{Game, GameEnd};
+use super::moves::{Move, MoveList};
+use super::pentaplane::{self, PentaplanePosition};
+use super::piece::Colour;
+use super::podionic::{self, PodionicPosition};
+use super::polyhedron::{self, PolyhedronPosition};
+use super::variant::{Variant, VariantInfo};
+
+impl Variant {
+    /// What the variant declares about itself: start position, colours, bench positions.
+    pub fn info(self) -> &'static VariantInfo {
+        match self {
+            Variant::Chess => &chess::info::CHESS,
+            Variant::Pole => &chess::info::POLE,
+            Variant::Polyhedron => &polyhedron::info::INFO,
+            Variant::Podionic => &podionic::info::INFO,
+            Variant::Pentaplane => &pentaplane::info::INFO,
+            Variant::FutureGeneration => &future::info::INFO,
+        }
+    }
+
+    /// The start position's FEN.
+    pub fn start_fen(self) -> &'static str {
+        self.info().start_fen
+    }
+
+    /// The number of colours (seats): 2, or 4 in two teams.
+    pub fn colours(self) -> usize {
+        self.info().colours
+    }
+}
+
+/// A position of whichever variant is selected.
+///
+/// The variants differ in size (a 300-cell board is four times chess's), but an `AnyGame` is
+/// long-lived (one per engine or search thread) and the hot code works on the concrete position
+/// inside, so boxing the large ones would buy nothing and complicate [`with_game!`].
+#[derive(Clone, Debug, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+pub enum AnyGame {
+    /// Chess or Pole Chess.
+    Chess(ChessPosition),
+    /// Polyhedron Chess.
+    Polyhedron(PolyhedronPosition),
+    /// Podionic Chess.
+    Podionic(PodionicPosition),
+    /// Pentaplane V.
+    Pentaplane(PentaplanePosition),
+    /// Chess – The Future Generation.
+    Future(FuturePosition),
+}
+
+/// Runs `$body` with `$g` bound to the concrete position inside an [`AnyGame`] (by value,
+/// reference or mutable reference, as `$any` is), so generic code is monomorphised per
+/// variant.
+#[macro_export]
+macro_rules! with_game {
+    ($any:expr, $g:ident => $body:expr) => {
+        match $any {
+            $crate::rules::registry::AnyGame::Chess($g) => $body,
+            $crate::rules::registry::AnyGame::Polyhedron($g) => $body,
+            $crate::rules::registry::AnyGame::Podionic($g) => $body,
+            $crate::rules::registry::AnyGame::Pentaplane($g) => $body,
+            $crate::rules::registry::AnyGame::Future($g) => $body,
+        }
+    };
+}
+
+impl AnyGame {
+    /// The start position of `variant`.
+    pub fn startpos(variant: Variant) -> AnyGame {
+        AnyGame::from_fen(variant, variant.start_fen()).expect("start positions are valid")
+    }
+
+    /// A position of `variant` from its FEN.
+    pub fn from_fen(variant: Variant, fen: &str) -> Result<AnyGame, String> {
+        match variant {
+            Variant::Chess => ChessPosition::from_fen(fen, false).map(AnyGame::Chess),
+            Variant::Pole => ChessPosition::from_fen(fen, true).map(AnyGame::Chess),
+            Variant::Polyhedron => PolyhedronPosition::from_fen(fen).map(AnyGame::Polyhedron),
+            Variant::Podionic => PodionicPosition::from_fen(fen).map(AnyGame::Podionic),
+            Variant::Pentaplane => PentaplanePosition::from_fen(fen).map(AnyGame::Pentaplane),
+            Variant::FutureGeneration => FuturePosition::from_fen(fen).map(AnyGame::Future),
+        }
+    }
+}
+
+impl Game for AnyGame {
+    fn variant(&self) -> Variant {
+        with_game!(self, g => g.variant())
+    }
+    fn side_to_move(&self) -> Colour {
+        with_game!(self, g => g.side_to_move())
+    }
+    fn team_to_move(&self) -> usize {
+        with_game!(self, g => g.team_to_move())
+    }
+    fn key(&self) -> u64 {
+        with_game!(self, g => g.key())
+    }
+    fn generate(&self, moves: &mut MoveList) {
+        with_game!(self, g => g.generate(moves))
+    }
+    fn count_moves(&self) -> u64 {
+        with_game!(self, g => g.count_moves())
+    }
+    fn make(&mut self, mv: Move) {
+        with_game!(self, g => g.make(mv))
+    }
+    fn unmake(&mut self) {
+        with_game!(self, g => g.unmake())
+    }
+    fn history_len(&self) -> usize {
+        with_game!(self, g => g.history_len())
+    }
+    fn in_check(&self) -> bool {
+        with_game!(self, g => g.in_check())
+    }
+    fn fen(&self) -> String {
+        with_game!(self, g => g.fen())
+    }
+    fn move_name(&self, mv: Move) -> String {
+        with_game!(self, g => g.move_name(mv))
+    }
+    fn is_move_syntax(&self, s: &str) -> bool {
+        with_game!(self, g => g.is_move_syntax(s))
+    }
+    fn parse_move(&self, s: &str) -> Result<Move, super::game::MoveError> {
+        with_game!(self, g => g.parse_move(s))
+    }
+    fn decided(&self) -> Option<GameEnd> {
+        with_game!(self, g => g.decided())
+    }
+    fn end_without_moves(&self) -> GameEnd {
+        with_game!(self, g => g.end_without_moves())
+    }
+    fn repetitions(&self) -> usize {
+        with_game!(self, g => g.repetitions())
+    }
+    fn rule_draw(&self) -> Option<&'static str> {
+        with_game!(self, g => g.rule_draw())
+    }
+    fn outcome(&self) -> Option<GameEnd> {
+        with_game!(self, g => g.outcome())
+    }
+    fn piece_at(&self, cell: super::bitset::Cell) -> super::piece::Piece {
+        with_game!(self, g => g.piece_at(cell))
+    }
+    fn moved_piece(&self, mv: Move) -> super::piece::Piece {
+        with_game!(self, g => g.moved_piece(mv))
+    }
+    fn captured_piece(&self, mv: Move) -> super::piece::Piece {
+        with_game!(self, g => g.captured_piece(mv))
+    }
+    fn is_tactical(&self, mv: Move) -> bool {
+        with_game!(self, g => g.is_tactical(mv))
+    }
+    fn generate_tactical(&self, moves: &mut MoveList) {
+        with_game!(self, g => g.generate_tactical(moves))
+    }
+    fn null_move_allowed(&self) -> bool {
+        with_game!(self, g => g.null_move_allowed())
+    }
+    fn make_null(&mut self) {
+        with_game!(self, g => g.make_null())
+    }
+    fn unmake_null(&mut self) {
+        with_game!(self, g => g.unmake_null())
+    }
+    fn drawing(&self) -> String {
+        with_game!(self, g => g.drawing())
+    }
+    fn check_invariants(&self) -> Result<(), String> {
+        with_game!(self, g => g.check_invariants())
+    }
+}
