@@ -15,6 +15,7 @@ pub mod placement;
 pub mod podionic;
 pub mod polyhedron;
 pub mod registry;
+pub mod sink;
 pub mod variant;
 pub mod zobrist;
 

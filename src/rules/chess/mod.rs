@@ -11,13 +11,14 @@ pub mod tables;
 pub use fen::{POLE_START_FEN, START_FEN};
 pub use position::ChessPosition;
 
-use movegen::{CountSink, ListSink, TacticalSink};
+use movegen::TacticalSink;
 use tables::{LETTERS, kind};
 
 use crate::rules::bitset::Cell;
 use crate::rules::game::{Game, GameEnd, mate_or_stalemate, two_colour_repetitions};
 use crate::rules::moves::{Move, MoveFlag, MoveList};
 use crate::rules::piece::{Colour, Piece};
+use crate::rules::sink::{CountSink, ListSink};
 use crate::rules::variant::Variant;
 
 impl ChessPosition {

@@ -8,80 +8,17 @@
 //! A Pole counts as a blocker on every line, so a Pole between the King and an enemy slider is
 //! "pinned" exactly like a piece: it may only teleport to a square on the same line.
 //!
-//! Moves go to a [`Sink`]: a list for the search, or a counter for the last ply of perft,
-//! which adds up target sets without writing a move.
+//! Moves go to a [`MoveSink`]: a list for the search, or a counter for the last ply of
+//! perft, which adds up target sets without writing a move.
 
 use super::position::{ChessPosition, NO_EP};
 use super::tables::{Bb, ORTHOGONAL, Tables, bishop_attacks, kind, rook_attacks, sq};
 use crate::rules::bitset::Cell;
-use crate::rules::moves::{Move, MoveFlag, MoveList};
-use crate::rules::piece::Colour;
-
-/// Receives generated moves.
-pub(super) trait Sink {
-    /// One move.
-    fn one(&mut self, m: Move);
-    /// Plain moves from `from` to each of `targets`.
-    fn set(&mut self, from: Cell, targets: Bb);
-    /// Promotions (to Q, R, B, N) from `from` to each of `targets`.
-    fn promotions(&mut self, from: Cell, targets: Bb);
-    /// Drops of a Pole on each of `targets`.
-    fn drops(&mut self, targets: Bb);
-}
-
-/// Collects moves into a [`MoveList`].
-pub(super) struct ListSink<'a>(pub &'a mut MoveList);
+use crate::rules::moves::{Move, MoveFlag};
+use crate::rules::piece::{Colour, Kind};
+use crate::rules::sink::{ListSink, MoveSink};
 
 const PROMOTIONS: [u8; 4] = [kind::QUEEN, kind::ROOK, kind::BISHOP, kind::KNIGHT];
-
-impl Sink for ListSink<'_> {
-    #[inline(always)]
-    fn one(&mut self, m: Move) {
-        self.0.push(m);
-    }
-    #[inline(always)]
-    fn set(&mut self, from: Cell, targets: Bb) {
-        for to in targets {
-            self.0.push(Move::normal(from, to));
-        }
-    }
-    #[inline(always)]
-    fn promotions(&mut self, from: Cell, targets: Bb) {
-        for to in targets {
-            for k in PROMOTIONS {
-                self.0.push(Move::promotion_to(from, to, k));
-            }
-        }
-    }
-    #[inline(always)]
-    fn drops(&mut self, targets: Bb) {
-        for to in targets {
-            self.0.push(Move::drop(kind::POLE, to));
-        }
-    }
-}
-
-/// Counts moves without listing them.
-pub(super) struct CountSink(pub u64);
-
-impl Sink for CountSink {
-    #[inline(always)]
-    fn one(&mut self, _: Move) {
-        self.0 += 1;
-    }
-    #[inline(always)]
-    fn set(&mut self, _: Cell, targets: Bb) {
-        self.0 += targets.len() as u64;
-    }
-    #[inline(always)]
-    fn promotions(&mut self, _: Cell, targets: Bb) {
-        self.0 += 4 * targets.len() as u64;
-    }
-    #[inline(always)]
-    fn drops(&mut self, targets: Bb) {
-        self.0 += targets.len() as u64;
-    }
-}
 
 /// Keeps only captures and promotions (for quiescence search): targets are cut down to enemy
 /// pieces, every promotion is kept, en passant is kept, quiet special moves are dropped.
@@ -90,11 +27,11 @@ pub(super) struct TacticalSink<'a> {
     pub enemies: Bb,
 }
 
-impl Sink for TacticalSink<'_> {
+impl MoveSink<1> for TacticalSink<'_> {
     #[inline(always)]
     fn one(&mut self, m: Move) {
         if m.flag() == MoveFlag::EnPassant {
-            self.list.one(m);
+            MoveSink::<1>::one(&mut self.list, m);
         }
     }
     #[inline(always)]
@@ -102,11 +39,13 @@ impl Sink for TacticalSink<'_> {
         self.list.set(from, targets & self.enemies);
     }
     #[inline(always)]
-    fn promotions(&mut self, from: Cell, targets: Bb) {
-        self.list.promotions(from, targets);
+    fn promotions(&mut self, from: Cell, targets: Bb, kinds: &[Kind]) {
+        self.list.promotions(from, targets, kinds);
     }
     #[inline(always)]
-    fn drops(&mut self, _: Bb) {}
+    fn drops(&mut self, _: Kind, _: Bb) {}
+    #[inline(always)]
+    fn shots(&mut self, _: Cell, _: Bb) {}
 }
 
 /// Checks and pins of the side to move.
@@ -201,7 +140,7 @@ impl ChessPosition {
     }
 
     /// Generates all legal moves into `sink`.
-    pub(super) fn generate_into<S: Sink>(&self, sink: &mut S) {
+    pub(super) fn generate_into<S: MoveSink<1>>(&self, sink: &mut S) {
         let t = Self::t();
         let b = &self.board;
         let us = self.side;
@@ -261,7 +200,7 @@ impl ChessPosition {
         if self.pole_rules && self.poles_available {
             let empty = t.geo.all().and_not(occ);
             if self.hand[us.idx()] {
-                sink.drops(empty & evasion);
+                sink.drops(kind::POLE, empty & evasion);
             }
             if let Some(p) = (poles & our).first() {
                 sink.set(p, empty & safety.allowed(p));
@@ -269,7 +208,13 @@ impl ChessPosition {
         }
     }
 
-    fn pawn_moves<S: Sink>(&self, t: &Tables, sink: &mut S, safety: &KingSafety, enemies: Bb) {
+    fn pawn_moves<S: MoveSink<1>>(
+        &self,
+        t: &Tables,
+        sink: &mut S,
+        safety: &KingSafety,
+        enemies: Bb,
+    ) {
         let b = &self.board;
         let us = self.side;
         let occ = b.occupied();
@@ -293,7 +238,7 @@ impl ChessPosition {
             }
             let targets = (quiet | (t.pawn_attacks[us.idx()][from] & enemies)) & allowed;
             if one / 8 == last_rank {
-                sink.promotions(from, targets);
+                sink.promotions(from, targets, &PROMOTIONS);
             } else {
                 sink.set(from, targets);
             }
@@ -324,7 +269,7 @@ impl ChessPosition {
         attackers.is_empty()
     }
 
-    fn castling_moves<S: Sink>(&self, sink: &mut S, occ: Bb) {
+    fn castling_moves<S: MoveSink<1>>(&self, sink: &mut S, occ: Bb) {
         let us = self.side;
         let them = us.flip();
         let rank = if us == Colour::WHITE { 0 } else { 7 };

@@ -17,13 +17,13 @@ pub mod tables;
 pub use fen::START_FEN;
 pub use position::{EnPassant, FuturePosition};
 
-use movegen::{CountSink, ListSink};
 use tables::{LETTERS, kind};
 
 use crate::rules::bitset::Cell;
 use crate::rules::game::{Game, GameEnd};
 use crate::rules::moves::{Move, MoveFlag, MoveList};
 use crate::rules::piece::{Colour, Piece};
+use crate::rules::sink::{CountSink, ListSink};
 use crate::rules::variant::Variant;
 
 impl FuturePosition {

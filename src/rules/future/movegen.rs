@@ -7,69 +7,18 @@
 //! (partners never capture each other; eliminated pieces of the other team are captured like
 //! any other).
 //!
-//! Moves go to a [`Sink`]: a list for the search, or a counter for the last ply of perft.
+//! Moves go to a [`MoveSink`]: a list for the search, or a counter for the last ply of perft.
 //! The pass is added by the caller when nothing else was generated.
 
 use super::position::FuturePosition;
 use super::tables::{Bb, PROMOTIONS, Tables, bishop_attacks, castle_bit, kind, rook_attacks};
 use crate::rules::bitset::Cell;
-use crate::rules::moves::{Move, MoveFlag, MoveList};
-
-/// Receives generated moves.
-pub(super) trait Sink {
-    /// One move.
-    fn one(&mut self, m: Move);
-    /// Plain moves from `from` to each of `targets`.
-    fn set(&mut self, from: Cell, targets: Bb);
-    /// Promotions (to Q, R, B, N) from `from` to each of `targets`.
-    fn promotions(&mut self, from: Cell, targets: Bb);
-}
-
-/// Collects moves into a [`MoveList`].
-pub(super) struct ListSink<'a>(pub &'a mut MoveList);
-
-impl Sink for ListSink<'_> {
-    #[inline(always)]
-    fn one(&mut self, m: Move) {
-        self.0.push(m);
-    }
-    #[inline(always)]
-    fn set(&mut self, from: Cell, targets: Bb) {
-        for to in targets {
-            self.0.push(Move::normal(from, to));
-        }
-    }
-    #[inline(always)]
-    fn promotions(&mut self, from: Cell, targets: Bb) {
-        for to in targets {
-            for k in PROMOTIONS {
-                self.0.push(Move::promotion_to(from, to, k));
-            }
-        }
-    }
-}
-
-/// Counts moves without listing them.
-pub(super) struct CountSink(pub u64);
-
-impl Sink for CountSink {
-    #[inline(always)]
-    fn one(&mut self, _: Move) {
-        self.0 += 1;
-    }
-    #[inline(always)]
-    fn set(&mut self, _: Cell, targets: Bb) {
-        self.0 += targets.len() as u64;
-    }
-    #[inline(always)]
-    fn promotions(&mut self, _: Cell, targets: Bb) {
-        self.0 += 4 * targets.len() as u64;
-    }
-}
+use crate::rules::moves::{Move, MoveFlag};
+use crate::rules::sink::MoveSink;
 
 impl FuturePosition {
     /// Generates every move of the colour to move except the pass.
-    pub(super) fn generate_into<S: Sink>(&self, sink: &mut S) {
+    pub(super) fn generate_into<S: MoveSink<4>>(&self, sink: &mut S) {
         let t = Self::t();
         let b = &self.board;
         let us = self.side;
@@ -100,7 +49,7 @@ impl FuturePosition {
         self.castling_moves(t, sink, occ);
     }
 
-    fn pawn_moves<S: Sink>(&self, t: &Tables, sink: &mut S, reach: Bb, occ: Bb) {
+    fn pawn_moves<S: MoveSink<4>>(&self, t: &Tables, sink: &mut S, reach: Bb, occ: Bb) {
         let b = &self.board;
         let us = self.side;
         let c = us.idx();
@@ -114,7 +63,7 @@ impl FuturePosition {
             let promo = to & far;
             sink.set(from, to.and_not(promo));
             if promo.any() {
-                sink.promotions(from, promo);
+                sink.promotions(from, promo, &PROMOTIONS);
             }
         }
         for from in pawns & t.pawn_start[c] {
@@ -139,7 +88,7 @@ impl FuturePosition {
         }
     }
 
-    fn castling_moves<S: Sink>(&self, t: &Tables, sink: &mut S, occ: Bb) {
+    fn castling_moves<S: MoveSink<4>>(&self, t: &Tables, sink: &mut S, occ: Bb) {
         let us = self.side;
         if self.castling & (castle_bit(us, 0) | castle_bit(us, 1)) == 0 {
             return;

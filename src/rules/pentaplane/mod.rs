@@ -15,12 +15,11 @@ pub mod tables;
 pub use fen::START_FEN;
 pub use position::PentaplanePosition;
 
-use movegen::{CountSink, ListSink};
-
 use crate::rules::bitset::Cell;
 use crate::rules::game::{Game, GameEnd, MoveError};
 use crate::rules::moves::{Move, MoveFlag, MoveList};
 use crate::rules::piece::{Colour, Piece};
+use crate::rules::sink::{CountSink, ListSink};
 use crate::rules::variant::Variant;
 
 /// The fields of a move string: `Cb1Cb3`, `Cb4Cb5q` or `Ca1*Ca4`.

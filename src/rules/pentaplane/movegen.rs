@@ -5,71 +5,18 @@
 //! the first occupied cell of each ray when it holds an enemy piece or a Bomb of either colour.
 //! A position where a King is gone has no moves.
 //!
-//! Moves go to a [`Sink`]: a list for the search, or a counter for the last ply of perft,
+//! Moves go to a [`MoveSink`]: a list for the search, or a counter for the last ply of perft,
 //! which adds up target sets without writing a move.
 
 use super::position::PentaplanePosition;
 use super::tables::{
-    ALL_DIRS, BISHOP_DIRS, Bb, CUBE_DIRS, ROOK_BISHOP_DIRS, ROOK_DIRS, kind, shots, slides,
+    ALL_DIRS, BISHOP_DIRS, CUBE_DIRS, ROOK_BISHOP_DIRS, ROOK_DIRS, kind, shots, slides,
 };
-use crate::rules::bitset::Cell;
-use crate::rules::moves::{Move, MoveFlag, MoveList};
-
-/// Receives generated moves.
-pub(super) trait Sink {
-    /// Ordinary moves (steps, slides, leaps, captures) from `from` to each of `targets`.
-    fn set(&mut self, from: Cell, targets: Bb);
-    /// Pawn moves from `from` to each of `targets`, all ending on the promotion row.
-    fn promotions(&mut self, from: Cell, targets: Bb);
-    /// Shots from `from` at each of `targets`.
-    fn shots(&mut self, from: Cell, targets: Bb);
-}
-
-/// Collects moves into a [`MoveList`].
-pub(super) struct ListSink<'a>(pub &'a mut MoveList);
-
-impl Sink for ListSink<'_> {
-    #[inline(always)]
-    fn set(&mut self, from: Cell, targets: Bb) {
-        for to in targets {
-            self.0.push(Move::normal(from, to));
-        }
-    }
-    #[inline(always)]
-    fn promotions(&mut self, from: Cell, targets: Bb) {
-        for to in targets {
-            self.0.push(Move::promotion_to(from, to, kind::QUEEN));
-        }
-    }
-    #[inline(always)]
-    fn shots(&mut self, from: Cell, targets: Bb) {
-        for to in targets {
-            self.0.push(Move::with_flag(from, to, MoveFlag::Shot));
-        }
-    }
-}
-
-/// Counts moves without listing them.
-pub(super) struct CountSink(pub u64);
-
-impl Sink for CountSink {
-    #[inline(always)]
-    fn set(&mut self, _: Cell, targets: Bb) {
-        self.0 += targets.len() as u64;
-    }
-    #[inline(always)]
-    fn promotions(&mut self, _: Cell, targets: Bb) {
-        self.0 += targets.len() as u64;
-    }
-    #[inline(always)]
-    fn shots(&mut self, _: Cell, targets: Bb) {
-        self.0 += targets.len() as u64;
-    }
-}
+use crate::rules::sink::MoveSink;
 
 impl PentaplanePosition {
     /// Generates all legal moves into `sink` (none once a King is gone).
-    pub(super) fn generate_into<S: Sink>(&self, sink: &mut S) {
+    pub(super) fn generate_into<S: MoveSink<2>>(&self, sink: &mut S) {
         if !self.both_kings_present() {
             return;
         }
@@ -87,7 +34,7 @@ impl PentaplanePosition {
             let targets = (t.rook_step[from] & empty) | (t.bishop_step[from] & enemies);
             let promoting = targets & t.promotion[us.idx()];
             sink.set(from, targets.and_not(promoting));
-            sink.promotions(from, promoting);
+            sink.promotions(from, promoting, &[kind::QUEEN]);
         }
         for from in b.pieces(kind::KNIGHT, us) {
             sink.set(from, t.knight[from] & not_ours);

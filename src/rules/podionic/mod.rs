@@ -18,13 +18,13 @@ pub mod tables;
 pub use fen::START_FEN;
 pub use position::PodionicPosition;
 
-use movegen::{CountSink, ListSink};
 use tables::{LETTERS, kind};
 
 use crate::rules::bitset::Cell;
 use crate::rules::game::{Game, GameEnd, mate_or_stalemate, two_colour_repetitions};
 use crate::rules::moves::{Move, MoveList};
 use crate::rules::piece::{Colour, Piece};
+use crate::rules::sink::{CountSink, ListSink};
 use crate::rules::variant::Variant;
 
 impl PodionicPosition {

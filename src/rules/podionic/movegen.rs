@@ -9,54 +9,12 @@
 //! on the occupancy after it. In check every move is tested that way (paths can join, so a
 //! single move may in principle meet two checks). King moves test the destination.
 //!
-//! Moves go to a [`Sink`]: a list for the search, or a counter for the last ply of perft.
+//! Moves go to a [`MoveSink`]: a list for the search, or a counter for the last ply of perft.
 
 use super::position::PodionicPosition;
 use super::tables::{Bb, PROMOTIONS, kind};
 use crate::rules::bitset::Cell;
-use crate::rules::moves::{Move, MoveList};
-
-/// Receives generated moves.
-pub(super) trait Sink {
-    /// Plain moves from `from` to each of `targets`.
-    fn set(&mut self, from: Cell, targets: Bb);
-    /// Promotions (to Q, R, B, N) from `from` to each of `targets`.
-    fn promotions(&mut self, from: Cell, targets: Bb);
-}
-
-/// Collects moves into a [`MoveList`].
-pub(super) struct ListSink<'a>(pub &'a mut MoveList);
-
-impl Sink for ListSink<'_> {
-    #[inline(always)]
-    fn set(&mut self, from: Cell, targets: Bb) {
-        for to in targets {
-            self.0.push(Move::normal(from, to));
-        }
-    }
-    #[inline(always)]
-    fn promotions(&mut self, from: Cell, targets: Bb) {
-        for to in targets {
-            for k in PROMOTIONS {
-                self.0.push(Move::promotion_to(from, to, k));
-            }
-        }
-    }
-}
-
-/// Counts moves without listing them.
-pub(super) struct CountSink(pub u64);
-
-impl Sink for CountSink {
-    #[inline(always)]
-    fn set(&mut self, _: Cell, targets: Bb) {
-        self.0 += targets.len() as u64;
-    }
-    #[inline(always)]
-    fn promotions(&mut self, _: Cell, targets: Bb) {
-        self.0 += 4 * targets.len() as u64;
-    }
-}
+use crate::rules::sink::MoveSink;
 
 impl PodionicPosition {
     /// Whether moving the piece on `from` to `to` (capturing whatever stands there) leaves
@@ -97,7 +55,7 @@ impl PodionicPosition {
     }
 
     /// Generates all legal moves into `sink`.
-    pub(super) fn generate_into<S: Sink>(&self, sink: &mut S) {
+    pub(super) fn generate_into<S: MoveSink<1>>(&self, sink: &mut S) {
         let t = Self::t();
         let b = &self.board;
         let us = self.side;
@@ -160,7 +118,7 @@ impl PodionicPosition {
                 }
             }
             if k == kind::PAWN {
-                sink.promotions(from, targets & promotion);
+                sink.promotions(from, targets & promotion, &PROMOTIONS);
                 sink.set(from, targets.and_not(promotion));
             } else {
                 sink.set(from, targets);

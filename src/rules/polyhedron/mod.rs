@@ -15,13 +15,13 @@ pub use fen::START_FEN;
 pub use position::PolyhedronPosition;
 pub use reserve::Reserve;
 
-use movegen::{CountSink, ListSink};
 use tables::{LETTERS, kind, kind_of_letter};
 
 use crate::rules::bitset::Cell;
 use crate::rules::game::{Game, GameEnd, MoveError, mate_or_stalemate, two_colour_repetitions};
 use crate::rules::moves::{Move, MoveFlag, MoveList};
 use crate::rules::piece::{Colour, Kind, Piece};
+use crate::rules::sink::{CountSink, ListSink};
 use crate::rules::variant::Variant;
 
 impl PolyhedronPosition {

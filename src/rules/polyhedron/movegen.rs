@@ -8,67 +8,13 @@
 //! King steps and en passant (which empties two cells, possibly on two levels) test the
 //! resulting position directly.
 //!
-//! Moves go to a [`Sink`]: a list for the search, or a counter for the last ply of perft.
+//! Moves go to a [`MoveSink`]: a list for the search, or a counter for the last ply of perft.
 
 use super::position::{NO_EP, PolyhedronPosition};
 use super::tables::{Bb, CLASS_DIRS, SLIDERS, Tables, class_attacks, kind};
 use crate::rules::bitset::Cell;
-use crate::rules::moves::{Move, MoveFlag, MoveList};
-
-/// Receives generated moves.
-pub(super) trait Sink {
-    /// One move.
-    fn one(&mut self, m: Move);
-    /// Plain moves from `from` to each of `targets`.
-    fn set(&mut self, from: Cell, targets: Bb);
-    /// Promotions from `from` to each of `targets`, one per kind in the mask `kinds`.
-    fn promotions(&mut self, from: Cell, targets: Bb, kinds: u16);
-}
-
-/// Collects moves into a [`MoveList`].
-pub(super) struct ListSink<'a>(pub &'a mut MoveList);
-
-impl Sink for ListSink<'_> {
-    #[inline(always)]
-    fn one(&mut self, m: Move) {
-        self.0.push(m);
-    }
-    #[inline(always)]
-    fn set(&mut self, from: Cell, targets: Bb) {
-        for to in targets {
-            self.0.push(Move::normal(from, to));
-        }
-    }
-    #[inline(always)]
-    fn promotions(&mut self, from: Cell, targets: Bb, kinds: u16) {
-        for to in targets {
-            let mut ks = kinds;
-            while ks != 0 {
-                let k = ks.trailing_zeros() as u8;
-                ks &= ks - 1;
-                self.0.push(Move::promotion_to(from, to, k));
-            }
-        }
-    }
-}
-
-/// Counts moves without listing them.
-pub(super) struct CountSink(pub u64);
-
-impl Sink for CountSink {
-    #[inline(always)]
-    fn one(&mut self, _: Move) {
-        self.0 += 1;
-    }
-    #[inline(always)]
-    fn set(&mut self, _: Cell, targets: Bb) {
-        self.0 += targets.len() as u64;
-    }
-    #[inline(always)]
-    fn promotions(&mut self, _: Cell, targets: Bb, kinds: u16) {
-        self.0 += targets.len() as u64 * kinds.count_ones() as u64;
-    }
-}
+use crate::rules::moves::{Move, MoveFlag};
+use crate::rules::sink::{MoveSink, kinds_of_mask};
 
 /// Checks and pins of the side to move.
 pub(super) struct KingSafety {
@@ -164,7 +110,7 @@ impl PolyhedronPosition {
     }
 
     /// Generates all legal moves into `sink`.
-    pub(super) fn generate_into<S: Sink>(&self, sink: &mut S) {
+    pub(super) fn generate_into<S: MoveSink<5>>(&self, sink: &mut S) {
         let t = Self::t();
         let b = &self.board;
         let us = self.side;
@@ -205,7 +151,9 @@ impl PolyhedronPosition {
         }
 
         // Sliders.
-        let unicorn_promotions = self.reserves[us.idx()].kinds() & !(1 << kind::UNICORN);
+        let (unicorn_kinds, unicorn_n) =
+            kinds_of_mask(self.reserves[us.idx()].kinds() & !(1 << kind::UNICORN));
+        let unicorn_promotions = &unicorn_kinds[..unicorn_n];
         for (k, classes) in SLIDERS {
             for from in b.pieces(k, us) {
                 let mut att = Bb::EMPTY;
@@ -216,7 +164,7 @@ impl PolyhedronPosition {
                 }
                 let targets = att & not_ours & safety.allowed(from);
                 sink.set(from, targets);
-                if k == kind::UNICORN && unicorn_promotions != 0 {
+                if k == kind::UNICORN && !unicorn_promotions.is_empty() {
                     sink.promotions(from, targets & their, unicorn_promotions);
                 }
             }
@@ -225,12 +173,13 @@ impl PolyhedronPosition {
         self.pawn_moves(t, sink, &safety);
     }
 
-    fn pawn_moves<S: Sink>(&self, t: &Tables, sink: &mut S, safety: &KingSafety) {
+    fn pawn_moves<S: MoveSink<5>>(&self, t: &Tables, sink: &mut S, safety: &KingSafety) {
         let b = &self.board;
         let us = self.side;
         let occ = b.occupied();
         let enemies = b.colour(us.flip());
-        let promotion_kinds = self.reserves[us.idx()].kinds();
+        let (kinds, n) = kinds_of_mask(self.reserves[us.idx()].kinds());
+        let promotion_kinds = &kinds[..n];
         let zone = t.promotion_zone[us.idx()];
         let push = &t.pawn_push[us.idx()];
         for from in b.pieces(kind::PAWN, us) {
@@ -250,7 +199,7 @@ impl PolyhedronPosition {
             }
             targets &= allowed;
             sink.set(from, targets.and_not(zone));
-            if promotion_kinds != 0 {
+            if !promotion_kinds.is_empty() {
                 sink.promotions(from, targets & zone, promotion_kinds);
             }
         }
