@@ -231,20 +231,3 @@ pub fn mate_or_stalemate(in_check: bool, to_move: Colour) -> GameEnd {
         }
     }
 }
-
-/// How often `key` occurred before among the positions with the same side to move in a
-/// two-colour game: every second position looking back over the last `window` moves, where
-/// `key_before(i)` is the key of the position before the `i`-th of the `made` moves. Callers
-/// pass the half-move clock as the window, since no position before the last capture or pawn
-/// move can repeat.
-pub fn two_colour_repetitions(
-    key: u64,
-    made: usize,
-    window: usize,
-    key_before: impl Fn(usize) -> u64,
-) -> usize {
-    (2..=window.min(made))
-        .step_by(2)
-        .filter(|&i| key_before(made - i) == key)
-        .count()
-}

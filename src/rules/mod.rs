@@ -4,6 +4,7 @@
 pub mod bitset;
 pub mod board;
 pub mod chess;
+pub mod clocks;
 pub mod future;
 pub mod game;
 pub mod geometry;

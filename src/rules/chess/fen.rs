@@ -12,6 +12,7 @@ use super::tables::{
     BLACK_OO, BLACK_OOO, LETTERS, WHITE_OO, WHITE_OOO, Z_CASTLING, Z_EP, Z_HAND, Z_POLES, kind, sq,
 };
 use crate::rules::bitset::Cell;
+use crate::rules::clocks::Clocks;
 use crate::rules::piece::{Colour, Piece};
 
 /// The standard start position.
@@ -243,19 +244,7 @@ impl ChessPosition {
                 }
             }
         }
-        p.halfmove = match fields.get(4) {
-            Some(s) => s
-                .parse()
-                .map_err(|_| format!("FEN half-move clock '{s}' is not a number"))?,
-            None => 0,
-        };
-        p.fullmove = match fields.get(5) {
-            Some(s) => s
-                .parse::<u32>()
-                .map_err(|_| format!("FEN move number '{s}' is not a number"))?
-                .max(1),
-            None => 1,
-        };
+        p.clocks = Clocks::read(fields.get(4).copied(), fields.get(5).copied())?;
         // The key: placement is already in; add the state.
         let z = &Self::t().zobrist;
         p.board
@@ -341,7 +330,8 @@ impl ChessPosition {
             Some(e) => s.push_str(&square_name(e)),
             None => s.push('-'),
         }
-        s.push_str(&format!(" {} {}", self.halfmove, self.fullmove));
+        s.push(' ');
+        s.push_str(&self.clocks.fen());
         s
     }
 

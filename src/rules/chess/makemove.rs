@@ -3,6 +3,8 @@
 use super::position::{ChessPosition, NO_EP, Undo};
 use super::tables::{Z_CASTLING, Z_EP, Z_HAND, Z_POLES, kind, sq};
 use crate::rules::bitset::Cell;
+use crate::rules::board::Board;
+use crate::rules::clocks::{Clocks, NullMove, NullUndo};
 use crate::rules::moves::{Move, MoveFlag};
 use crate::rules::piece::{Colour, Piece};
 
@@ -29,10 +31,20 @@ impl ChessPosition {
         }
     }
 
+    /// Clears the en passant square (and its key).
+    #[inline(always)]
+    fn clear_ep(&mut self) {
+        if self.ep != NO_EP {
+            self.board
+                .toggle_key(Self::t().zobrist.extra[Z_EP + (self.ep % 8) as usize]);
+            self.ep = NO_EP;
+        }
+    }
+
     /// The first capture of the game makes Poles available (Pole Chess).
     #[inline(always)]
     fn note_capture(&mut self) {
-        self.halfmove = 0;
+        self.clocks.restart();
         if self.pole_rules && !self.poles_available {
             self.poles_available = true;
             self.board.toggle_key(Self::t().zobrist.extra[Z_POLES]);
@@ -67,17 +79,11 @@ impl ChessPosition {
             castling: self.castling,
             ep: self.ep,
             poles_available: self.poles_available,
-            halfmove: self.halfmove,
-            fullmove: self.fullmove,
+            clocks: self.clocks,
             key: self.board.key(),
         };
-        if self.ep != NO_EP {
-            self.board
-                .toggle_key(z.extra[Z_EP + (self.ep % 8) as usize]);
-            self.ep = NO_EP;
-        }
-        // The clocks saturate: a FEN may set them to u32::MAX.
-        self.halfmove = self.halfmove.saturating_add(1);
+        self.clear_ep();
+        self.clocks.tick();
         let mut ep_after = None;
         match mv.flag() {
             MoveFlag::Drop => {
@@ -95,7 +101,7 @@ impl ChessPosition {
                 }
                 self.board.relocate(from, to);
                 if piece.kind() == kind::PAWN {
-                    self.halfmove = 0;
+                    self.clocks.restart();
                     if let Some(k) = mv.promotion() {
                         self.board.remove(to);
                         self.board.put(to, Piece::new(k, us));
@@ -105,7 +111,7 @@ impl ChessPosition {
             }
             MoveFlag::DoubleStep => {
                 self.board.relocate(from, to);
-                self.halfmove = 0;
+                self.clocks.restart();
                 ep_after = Some(((from + to) / 2, to));
             }
             MoveFlag::EnPassant => {
@@ -124,9 +130,7 @@ impl ChessPosition {
         }
         self.side = them;
         self.board.toggle_key(z.side[us.idx()] ^ z.side[them.idx()]);
-        if us == Colour::BLACK {
-            self.fullmove = self.fullmove.saturating_add(1);
-        }
+        self.clocks.after_two_colour_move(us);
         if let Some((ep, victim)) = ep_after {
             self.set_ep_if_capturable(ep, victim);
         }
@@ -138,7 +142,6 @@ impl ChessPosition {
         let mv = u.mv;
         let us = self.side.flip();
         self.side = us;
-        self.fullmove = u.fullmove;
         let (from, to) = (mv.from(), mv.to());
         match mv.flag() {
             MoveFlag::Drop => {
@@ -171,43 +174,28 @@ impl ChessPosition {
         self.castling = u.castling;
         self.ep = u.ep;
         self.poles_available = u.poles_available;
-        self.halfmove = u.halfmove;
+        self.clocks = u.clocks;
         self.board.set_key(u.key);
     }
+}
 
-    /// Passes the turn: only the side to move and the en passant square change.
-    pub(super) fn make_null_move(&mut self) {
-        let z = &Self::t().zobrist;
-        self.history.push(Undo {
-            mv: Move::NONE,
-            captured: Piece::NONE,
-            castling: self.castling,
-            ep: self.ep,
-            poles_available: self.poles_available,
-            halfmove: self.halfmove,
-            fullmove: self.fullmove,
-            key: self.board.key(),
-        });
-        if self.ep != NO_EP {
-            self.board
-                .toggle_key(z.extra[Z_EP + (self.ep % 8) as usize]);
-            self.ep = NO_EP;
-        }
-        // A pass is reversible for repetition purposes only across itself: resetting the
-        // clock keeps repetition detection from looking through it.
-        self.halfmove = 0;
-        let us = self.side;
-        self.side = us.flip();
-        self.board
-            .toggle_key(z.side[us.idx()] ^ z.side[us.flip().idx()]);
+impl NullMove<1> for ChessPosition {
+    fn null_parts(&mut self) -> (&mut Board<1>, &mut Colour, &mut Clocks, &mut Vec<NullUndo>) {
+        (
+            &mut self.board,
+            &mut self.side,
+            &mut self.clocks,
+            &mut self.nulls,
+        )
     }
 
-    /// Takes back [`ChessPosition::make_null_move`].
-    pub(super) fn unmake_null_move(&mut self) {
-        let u = self.history.pop().expect("unmake_null without a null move");
-        self.side = self.side.flip();
-        self.ep = u.ep;
-        self.halfmove = u.halfmove;
-        self.board.set_key(u.key);
+    fn take_ep(&mut self) -> u16 {
+        let ep = self.ep;
+        self.clear_ep();
+        ep as u16
+    }
+
+    fn put_back_ep(&mut self, ep: u16) {
+        self.ep = ep as u8;
     }
 }

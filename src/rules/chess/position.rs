@@ -3,6 +3,7 @@
 use super::tables::{Bb, TABLES, Tables, bishop_attacks, kind, rook_attacks};
 use crate::rules::bitset::Cell;
 use crate::rules::board::Board;
+use crate::rules::clocks::{Clocks, NullUndo};
 use crate::rules::moves::Move;
 use crate::rules::piece::{Colour, Piece};
 
@@ -17,8 +18,7 @@ pub(super) struct Undo {
     pub castling: u8,
     pub ep: u8,
     pub poles_available: bool,
-    pub halfmove: u32,
-    pub fullmove: u32,
+    pub clocks: Clocks,
     pub key: u64,
 }
 
@@ -30,11 +30,11 @@ pub struct ChessPosition {
     pub(super) side: Colour,
     pub(super) castling: u8,
     pub(super) ep: u8,
-    pub(super) halfmove: u32,
-    pub(super) fullmove: u32,
+    pub(super) clocks: Clocks,
     pub(super) poles_available: bool,
     pub(super) hand: [bool; 2],
     pub(super) history: Vec<Undo>,
+    pub(super) nulls: Vec<NullUndo>,
 }
 
 impl PartialEq for ChessPosition {
@@ -45,8 +45,7 @@ impl PartialEq for ChessPosition {
             && self.side == other.side
             && self.castling == other.castling
             && self.ep == other.ep
-            && self.halfmove == other.halfmove
-            && self.fullmove == other.fullmove
+            && self.clocks == other.clocks
             && self.poles_available == other.poles_available
             && self.hand == other.hand
     }
@@ -73,11 +72,11 @@ impl ChessPosition {
             side: Colour::WHITE,
             castling: 0,
             ep: NO_EP,
-            halfmove: 0,
-            fullmove: 1,
+            clocks: Clocks::default(),
             poles_available: false,
             hand: [pole_rules; 2],
             history: Vec::new(),
+            nulls: Vec::new(),
         }
     }
 
@@ -93,7 +92,7 @@ impl ChessPosition {
 
     /// The half-move clock (plies since the last capture or pawn move).
     pub fn halfmove_clock(&self) -> u32 {
-        self.halfmove
+        self.clocks.halfmove
     }
 
     /// Whether Poles may be played (Pole Chess, after the first capture).

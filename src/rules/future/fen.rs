@@ -14,6 +14,7 @@ use super::position::FuturePosition;
 use super::tables::{
     COLOURS, LETTERS, Z_CASTLING, Z_ELIMINATED, Z_EP, Z_UNLOCKED, castle_bit, cell, kind,
 };
+use crate::rules::clocks::Clocks;
 use crate::rules::piece::{Colour, Piece};
 use crate::rules::placement;
 
@@ -91,19 +92,7 @@ impl FuturePosition {
         let ep = fields.get(3).copied().unwrap_or("-");
         p.unlocked = parse_colours(fields.get(4).copied().unwrap_or("-"), "unlocked")?;
         p.eliminated = parse_colours(fields.get(5).copied().unwrap_or("-"), "eliminated")?;
-        p.halfmove = match fields.get(6) {
-            Some(s) => s
-                .parse()
-                .map_err(|_| format!("FEN half-move clock '{s}' is not a number"))?,
-            None => 0,
-        };
-        p.fullmove = match fields.get(7) {
-            Some(s) => s
-                .parse::<u32>()
-                .map_err(|_| format!("FEN move number '{s}' is not a number"))?
-                .max(1),
-            None => 1,
-        };
+        p.clocks = Clocks::read(fields.get(6).copied(), fields.get(7).copied())?;
         // Kings and eliminations.
         for c in COLOURS {
             let kings = p.board.pieces(kind::KING, c).len();
@@ -327,13 +316,12 @@ impl FuturePosition {
             None => "-".into(),
         };
         format!(
-            "{} {} {castling} {ep} {} {} {} {}",
+            "{} {} {castling} {ep} {} {} {}",
             placement_text,
             self.side.letter(),
             colours_text(self.unlocked),
             colours_text(self.eliminated),
-            self.halfmove,
-            self.fullmove
+            self.clocks.fen()
         )
     }
 

@@ -40,17 +40,13 @@ impl FuturePosition {
             ep: self.ep,
             unlocked: self.unlocked,
             eliminated: self.eliminated,
-            halfmove: self.halfmove,
-            fullmove: self.fullmove,
-            reversible: self.reversible,
+            clocks: self.clocks,
             key: self.board.key(),
         };
         if let Some(ep) = self.ep.take() {
             self.board.toggle_key(z.extra[Z_EP + ep.cell]);
         }
-        // The clocks saturate: a FEN may set them to u32::MAX.
-        self.halfmove = self.halfmove.saturating_add(1);
-        self.reversible += 1;
+        self.clocks.tick();
         let mut irreversible = false;
         let mut ep_after = None;
         match mv.flag() {
@@ -93,7 +89,7 @@ impl FuturePosition {
             }
         }
         if moved.is_some() && moved.kind() == kind::PAWN {
-            self.halfmove = 0;
+            self.clocks.halfmove = 0;
             // A straight vertical step can be undone by the opposite step; nothing else a pawn
             // does can.
             if to % 64 != from % 64 {
@@ -101,7 +97,7 @@ impl FuturePosition {
             }
         }
         if undo.captured.is_some() {
-            self.halfmove = 0;
+            self.clocks.halfmove = 0;
             irreversible = true;
             if undo.captured.kind() == kind::KING {
                 let c = undo.captured.colour();
@@ -122,13 +118,13 @@ impl FuturePosition {
             irreversible = true;
         }
         if irreversible {
-            self.reversible = 0;
+            self.clocks.reversible = 0;
         }
         let next = self.next_colour(us);
         self.side = next;
         self.board.toggle_key(z.side[us.idx()] ^ z.side[next.idx()]);
         if next.0 <= us.0 {
-            self.fullmove = self.fullmove.saturating_add(1);
+            self.clocks.fullmove = self.clocks.fullmove.saturating_add(1);
         }
         if let Some((cell, victim)) = ep_after
             && let Some(ep) = self.ep_right_for(next, cell, victim)
@@ -177,9 +173,7 @@ impl FuturePosition {
         self.ep = u.ep;
         self.unlocked = u.unlocked;
         self.eliminated = u.eliminated;
-        self.halfmove = u.halfmove;
-        self.fullmove = u.fullmove;
-        self.reversible = u.reversible;
+        self.clocks = u.clocks;
         self.board.set_key(u.key);
     }
 
@@ -187,6 +181,6 @@ impl FuturePosition {
     /// the pass move, except that repetition detection does not look back through it.
     pub(super) fn make_null_move(&mut self) {
         self.make_move(Move::PASS);
-        self.reversible = 0;
+        self.clocks.reversible = 0;
     }
 }

@@ -128,18 +128,14 @@ impl Game for FuturePosition {
         })
     }
 
+    /// Every earlier position in the window counts: the key holds the colour to move.
     fn repetitions(&self) -> usize {
-        let key = self.key();
-        let n = self.history.len();
-        let window = (self.reversible as usize).min(n);
-        self.history[n - window..]
-            .iter()
-            .filter(|u| u.key == key)
-            .count()
+        self.clocks
+            .repetitions(self.key(), self.history.len(), 1, |i| self.history[i].key)
     }
 
     fn rule_draw(&self) -> Option<&'static str> {
-        (self.halfmove >= 200).then_some("200 plies without capture or pawn move")
+        (self.clocks.halfmove >= 200).then_some("200 plies without capture or pawn move")
     }
 
     fn piece_at(&self, cell: Cell) -> Piece {

@@ -4,6 +4,7 @@
 use super::tables::{Bb, TABLES, Tables, bishop_attacks, kind, rook_attacks};
 use crate::rules::bitset::Cell;
 use crate::rules::board::Board;
+use crate::rules::clocks::Clocks;
 use crate::rules::geometry::Geometry;
 use crate::rules::moves::Move;
 use crate::rules::piece::{Colour, Piece};
@@ -30,9 +31,7 @@ pub(super) struct Undo {
     pub ep: Option<EnPassant>,
     pub unlocked: u8,
     pub eliminated: u8,
-    pub halfmove: u32,
-    pub fullmove: u32,
-    pub reversible: u32,
+    pub clocks: Clocks,
     pub key: u64,
 }
 
@@ -49,12 +48,10 @@ pub struct FuturePosition {
     pub(super) unlocked: u8,
     /// Bit per colour.
     pub(super) eliminated: u8,
-    pub(super) halfmove: u32,
-    pub(super) fullmove: u32,
-    /// Plies since the last move that no later position can undo (a capture, a pawn move
-    /// other than a straight vertical step, a lost right, an unlock, a crowning): repetitions
-    /// are searched only that far back. Not part of the FEN or of equality.
-    pub(super) reversible: u32,
+    /// The 200-ply clock, the move number, and the plies since the last move that no later
+    /// position can undo (a capture, a pawn move other than a straight vertical step, a lost
+    /// right, an unlock, a crowning), as far as repetitions are searched.
+    pub(super) clocks: Clocks,
     pub(super) history: Vec<Undo>,
 }
 
@@ -67,8 +64,7 @@ impl PartialEq for FuturePosition {
             && self.ep == other.ep
             && self.unlocked == other.unlocked
             && self.eliminated == other.eliminated
-            && self.halfmove == other.halfmove
-            && self.fullmove == other.fullmove
+            && self.clocks == other.clocks
     }
 }
 
@@ -94,9 +90,7 @@ impl FuturePosition {
             ep: None,
             unlocked: 0,
             eliminated: 0,
-            halfmove: 0,
-            fullmove: 1,
-            reversible: 0,
+            clocks: Clocks::default(),
             history: Vec::new(),
         }
     }
@@ -136,7 +130,7 @@ impl FuturePosition {
 
     /// The half-move clock (plies since the last capture or pawn move; 200 draws).
     pub fn halfmove_clock(&self) -> u32 {
-        self.halfmove
+        self.clocks.halfmove
     }
 
     /// The cell of `colour`'s King (`None` once the colour is eliminated).

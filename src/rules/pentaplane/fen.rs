@@ -9,6 +9,7 @@
 
 use super::position::PentaplanePosition;
 use super::tables::{LETTERS, kind};
+use crate::rules::clocks::Clocks;
 use crate::rules::piece::{Colour, Piece};
 use crate::rules::placement;
 
@@ -60,19 +61,7 @@ impl PentaplanePosition {
                 ));
             }
         };
-        p.halfmove = match fields.get(2) {
-            Some(s) => s
-                .parse()
-                .map_err(|_| format!("FEN halfmove clock '{s}' is not a number"))?,
-            None => 0,
-        };
-        p.fullmove = match fields.get(3) {
-            Some(s) => s
-                .parse::<u32>()
-                .map_err(|_| format!("FEN move number '{s}' is not a number"))?
-                .max(1),
-            None => 1,
-        };
+        p.clocks = Clocks::read(fields.get(2).copied(), fields.get(3).copied())?;
         p.board.toggle_key(Self::t().zobrist.side[p.side.idx()]);
         Ok(p)
     }
@@ -94,12 +83,7 @@ impl PentaplanePosition {
             |c| self.board.piece_at(c),
             |p, out| out.push(placement::letter(&LETTERS, p)),
         );
-        format!(
-            "{s} {} {} {}",
-            self.side.letter(),
-            self.halfmove,
-            self.fullmove
-        )
+        format!("{s} {} {}", self.side.letter(), self.clocks.fen())
     }
 
     /// The board drawing for `d`: the five levels side by side (A, the bottom, on the left),

@@ -13,7 +13,7 @@ use super::position::{PentaplanePosition, Undo};
 use super::tables::kind;
 use crate::rules::bitset::Cell;
 use crate::rules::moves::{Move, MoveFlag};
-use crate::rules::piece::{Colour, Piece};
+use crate::rules::piece::Piece;
 
 impl PentaplanePosition {
     /// Removes every piece in the explosion centred on `centre` (chains included) and returns
@@ -39,9 +39,7 @@ impl PentaplanePosition {
             moved: Piece::NONE,
             captured: Piece::NONE,
             blasted: 0,
-            halfmove: self.halfmove,
-            fullmove: self.fullmove,
-            reversible: self.reversible,
+            clocks: self.clocks,
             key: self.board.key(),
         };
         let mut centre = None;
@@ -75,22 +73,16 @@ impl PentaplanePosition {
             undo.blasted = self.explode(c);
         }
         let removed = undo.captured.is_some();
-        self.halfmove = if removed || undo.moved.kind() == kind::PAWN {
-            0
-        } else {
-            self.halfmove.saturating_add(1)
-        };
-        self.reversible = if removed || mv.promotion().is_some() {
-            0
-        } else {
-            self.reversible.saturating_add(1)
-        };
+        self.clocks.tick();
+        if removed || undo.moved.kind() == kind::PAWN {
+            self.clocks.halfmove = 0;
+        }
+        if removed || mv.promotion().is_some() {
+            self.clocks.reversible = 0;
+        }
         self.side = them;
         self.board.toggle_key(z.side[us.idx()] ^ z.side[them.idx()]);
-        if us == Colour::BLACK {
-            // Saturates (a FEN may set it to u32::MAX); unmake restores it from the undo.
-            self.fullmove = self.fullmove.saturating_add(1);
-        }
+        self.clocks.after_two_colour_move(us);
         self.history.push(undo);
     }
 
@@ -98,7 +90,6 @@ impl PentaplanePosition {
         let u = self.history.pop().expect("unmake without a move");
         let us = self.side.flip();
         self.side = us;
-        self.fullmove = u.fullmove;
         for _ in 0..u.blasted {
             let (cell, p) = self
                 .blasted
@@ -118,36 +109,7 @@ impl PentaplanePosition {
             }
             self.board.put(from, u.moved);
         }
-        self.halfmove = u.halfmove;
-        self.reversible = u.reversible;
-        self.board.set_key(u.key);
-    }
-
-    /// Passes the turn (null move). Repetition detection does not look across it.
-    pub(super) fn make_null_move(&mut self) {
-        let z = &Self::t().zobrist;
-        self.history.push(Undo {
-            mv: Move::NONE,
-            moved: Piece::NONE,
-            captured: Piece::NONE,
-            blasted: 0,
-            halfmove: self.halfmove,
-            fullmove: self.fullmove,
-            reversible: self.reversible,
-            key: self.board.key(),
-        });
-        self.reversible = 0;
-        let us = self.side;
-        self.side = us.flip();
-        self.board
-            .toggle_key(z.side[us.idx()] ^ z.side[us.flip().idx()]);
-    }
-
-    /// Takes back [`PentaplanePosition::make_null_move`].
-    pub(super) fn unmake_null_move(&mut self) {
-        let u = self.history.pop().expect("unmake_null without a null move");
-        self.side = self.side.flip();
-        self.reversible = u.reversible;
+        self.clocks = u.clocks;
         self.board.set_key(u.key);
     }
 }

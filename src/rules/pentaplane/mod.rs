@@ -16,6 +16,7 @@ pub use fen::START_FEN;
 pub use position::PentaplanePosition;
 
 use crate::rules::bitset::Cell;
+use crate::rules::clocks::NullMove;
 use crate::rules::game::{Game, GameEnd, MoveError};
 use crate::rules::moves::{Move, MoveFlag, MoveList};
 use crate::rules::piece::{Colour, Piece};
@@ -166,17 +167,12 @@ impl Game for PentaplanePosition {
     /// Looks back to the last move that removed a piece or promoted a pawn (pawn moves are
     /// reversible here, because pawns may step backwards).
     fn repetitions(&self) -> usize {
-        let key = self.key();
-        let n = self.history.len();
-        let window = (self.reversible as usize).min(n);
-        (2..=window)
-            .step_by(2)
-            .filter(|&i| self.history[n - i].key == key)
-            .count()
+        self.clocks
+            .repetitions(self.key(), self.history.len(), 2, |i| self.history[i].key)
     }
 
     fn rule_draw(&self) -> Option<&'static str> {
-        (self.halfmove >= 100).then_some("100-ply rule")
+        (self.clocks.halfmove >= 100).then_some("100-ply rule")
     }
 
     fn piece_at(&self, cell: Cell) -> Piece {

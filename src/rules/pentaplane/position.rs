@@ -6,6 +6,7 @@ use super::tables::{
 };
 use crate::rules::bitset::Cell;
 use crate::rules::board::Board;
+use crate::rules::clocks::{Clocks, NullMove, NullUndo};
 use crate::rules::geometry::Geometry;
 use crate::rules::moves::Move;
 use crate::rules::piece::{Colour, Piece};
@@ -22,9 +23,7 @@ pub(super) struct Undo {
     pub captured: Piece,
     /// How many pieces the explosion removed (entries on the `blasted` stack).
     pub blasted: u8,
-    pub halfmove: u32,
-    pub fullmove: u32,
-    pub reversible: u32,
+    pub clocks: Clocks,
     pub key: u64,
 }
 
@@ -33,13 +32,12 @@ pub(super) struct Undo {
 pub struct PentaplanePosition {
     pub(super) board: Board<2>,
     pub(super) side: Colour,
-    /// The 100-ply clock of the rules file (reset by removals and by pawn moves).
-    pub(super) halfmove: u32,
-    pub(super) fullmove: u32,
-    /// Plies since the last move that removed a piece or promoted a pawn (or a null move):
-    /// how far back a repetition can lie. Not part of the FEN or of equality.
-    pub(super) reversible: u32,
+    /// The 100-ply clock of the rules file (reset by removals and by pawn moves), the move
+    /// number, and the plies since the last move that removed a piece or promoted a pawn
+    /// (pawns may step back, so their moves alone can be undone).
+    pub(super) clocks: Clocks,
     pub(super) history: Vec<Undo>,
+    pub(super) nulls: Vec<NullUndo>,
     /// (cell, piece) of every piece removed by explosions, for unmake.
     pub(super) blasted: Vec<(u8, Piece)>,
 }
@@ -47,10 +45,7 @@ pub struct PentaplanePosition {
 impl PartialEq for PentaplanePosition {
     /// Equal game state: placement, side to move and clocks (history is not compared).
     fn eq(&self, other: &Self) -> bool {
-        self.board == other.board
-            && self.side == other.side
-            && self.halfmove == other.halfmove
-            && self.fullmove == other.fullmove
+        self.board == other.board && self.side == other.side && self.clocks == other.clocks
     }
 }
 
@@ -72,10 +67,9 @@ impl PentaplanePosition {
         PentaplanePosition {
             board: Board::new(&TABLES.zobrist),
             side: Colour::WHITE,
-            halfmove: 0,
-            fullmove: 1,
-            reversible: 0,
+            clocks: Clocks::default(),
             history: Vec::new(),
+            nulls: Vec::new(),
             blasted: Vec::new(),
         }
     }
@@ -93,7 +87,7 @@ impl PentaplanePosition {
 
     /// The 100-ply clock (plies since the last removal or pawn move).
     pub fn halfmove_clock(&self) -> u32 {
-        self.halfmove
+        self.clocks.halfmove
     }
 
     /// The cell of `colour`'s King, or `None` once it has been captured or blown up.
@@ -224,5 +218,16 @@ impl PentaplanePosition {
             ));
         }
         Ok(())
+    }
+}
+
+impl NullMove<2> for PentaplanePosition {
+    fn null_parts(&mut self) -> (&mut Board<2>, &mut Colour, &mut Clocks, &mut Vec<NullUndo>) {
+        (
+            &mut self.board,
+            &mut self.side,
+            &mut self.clocks,
+            &mut self.nulls,
+        )
     }
 }

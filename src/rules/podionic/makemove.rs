@@ -7,7 +7,7 @@
 use super::position::{PodionicPosition, Undo};
 use super::tables::kind;
 use crate::rules::moves::Move;
-use crate::rules::piece::{Colour, Piece};
+use crate::rules::piece::Piece;
 
 impl PodionicPosition {
     pub(super) fn make_move(&mut self, mv: Move) {
@@ -18,17 +18,16 @@ impl PodionicPosition {
         self.history.push(Undo {
             mv,
             captured,
-            halfmove: self.halfmove,
-            fullmove: self.fullmove,
+            clocks: self.clocks,
             key: self.board.key(),
         });
-        self.halfmove = self.halfmove.saturating_add(1);
+        self.clocks.tick();
         if captured.is_some() {
             self.board.remove(to);
-            self.halfmove = 0;
+            self.clocks.restart();
         }
         if self.board.piece_at(from).kind() == kind::PAWN {
-            self.halfmove = 0;
+            self.clocks.restart();
         }
         self.board.relocate(from, to);
         if let Some(k) = mv.promotion() {
@@ -38,9 +37,7 @@ impl PodionicPosition {
         self.side = us.flip();
         self.board
             .toggle_key(z.side[us.idx()] ^ z.side[us.flip().idx()]);
-        if us == Colour::BLACK {
-            self.fullmove = self.fullmove.saturating_add(1);
-        }
+        self.clocks.after_two_colour_move(us);
     }
 
     pub(super) fn unmake_move(&mut self) {
@@ -56,35 +53,7 @@ impl PodionicPosition {
         if u.captured.is_some() {
             self.board.put(to, u.captured);
         }
-        self.halfmove = u.halfmove;
-        self.fullmove = u.fullmove;
-        self.board.set_key(u.key);
-    }
-
-    /// Passes the turn (for null-move pruning).
-    pub(super) fn make_null_move(&mut self) {
-        let z = &Self::t().zobrist;
-        self.history.push(Undo {
-            mv: Move::NONE,
-            captured: Piece::NONE,
-            halfmove: self.halfmove,
-            fullmove: self.fullmove,
-            key: self.board.key(),
-        });
-        // Resetting the clock keeps repetition detection from looking through the pass.
-        self.halfmove = 0;
-        let us = self.side;
-        self.side = us.flip();
-        self.board
-            .toggle_key(z.side[us.idx()] ^ z.side[us.flip().idx()]);
-    }
-
-    /// Takes back [`PodionicPosition::make_null_move`].
-    pub(super) fn unmake_null_move(&mut self) {
-        let u = self.history.pop().expect("unmake_null without a null move");
-        self.side = self.side.flip();
-        self.halfmove = u.halfmove;
-        self.fullmove = u.fullmove;
+        self.clocks = u.clocks;
         self.board.set_key(u.key);
     }
 }

@@ -3,6 +3,7 @@
 use super::tables::{Bb, TABLES, Tables, kind};
 use crate::rules::bitset::Cell;
 use crate::rules::board::Board;
+use crate::rules::clocks::{Clocks, NullMove, NullUndo};
 use crate::rules::geometry::Geometry;
 use crate::rules::moves::Move;
 use crate::rules::piece::{Colour, Piece};
@@ -12,8 +13,7 @@ use crate::rules::piece::{Colour, Piece};
 pub(super) struct Undo {
     pub mv: Move,
     pub captured: Piece,
-    pub halfmove: u32,
-    pub fullmove: u32,
+    pub clocks: Clocks,
     pub key: u64,
 }
 
@@ -26,18 +26,15 @@ pub(super) struct Undo {
 pub struct PodionicPosition {
     pub(super) board: Board<1>,
     pub(super) side: Colour,
-    pub(super) halfmove: u32,
-    pub(super) fullmove: u32,
+    pub(super) clocks: Clocks,
     pub(super) history: Vec<Undo>,
+    pub(super) nulls: Vec<NullUndo>,
 }
 
 impl PartialEq for PodionicPosition {
     /// Positions are equal when their whole game state is (history is not compared).
     fn eq(&self, other: &Self) -> bool {
-        self.board == other.board
-            && self.side == other.side
-            && self.halfmove == other.halfmove
-            && self.fullmove == other.fullmove
+        self.board == other.board && self.side == other.side && self.clocks == other.clocks
     }
 }
 
@@ -59,9 +56,9 @@ impl PodionicPosition {
         PodionicPosition {
             board: Board::new(&TABLES.zobrist),
             side: Colour::WHITE,
-            halfmove: 0,
-            fullmove: 1,
+            clocks: Clocks::default(),
             history: Vec::new(),
+            nulls: Vec::new(),
         }
     }
 
@@ -90,7 +87,7 @@ impl PodionicPosition {
 
     /// The half-move clock (plies since the last capture or pawn move).
     pub fn halfmove_clock(&self) -> u32 {
-        self.halfmove
+        self.clocks.halfmove
     }
 
     /// The cell of `colour`'s King.
@@ -164,5 +161,16 @@ impl PodionicPosition {
     /// The Zobrist key recomputed from scratch (for invariant checks).
     pub(super) fn key_from_scratch(&self) -> u64 {
         self.board.placement_key_from_scratch() ^ Self::t().zobrist.side[self.side.idx()]
+    }
+}
+
+impl NullMove<1> for PodionicPosition {
+    fn null_parts(&mut self) -> (&mut Board<1>, &mut Colour, &mut Clocks, &mut Vec<NullUndo>) {
+        (
+            &mut self.board,
+            &mut self.side,
+            &mut self.clocks,
+            &mut self.nulls,
+        )
     }
 }

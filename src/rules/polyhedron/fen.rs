@@ -10,6 +10,7 @@
 use super::position::{NO_EP, PolyhedronPosition};
 use super::tables::{KINDS, LETTERS, MAX_ARMY, Z_EP, kind, kind_of_letter, reserve_key};
 use crate::rules::bitset::Cell;
+use crate::rules::clocks::Clocks;
 use crate::rules::piece::{Colour, Piece};
 use crate::rules::placement;
 
@@ -170,19 +171,7 @@ impl PolyhedronPosition {
             }
             p.ep = e as u16;
         }
-        p.halfmove = match fields.get(3) {
-            Some(s) => s
-                .parse()
-                .map_err(|_| format!("FEN half-move clock '{s}' is not a number"))?,
-            None => 0,
-        };
-        p.fullmove = match fields.get(4) {
-            Some(s) => s
-                .parse::<u32>()
-                .map_err(|_| format!("FEN move number '{s}' is not a number"))?
-                .max(1),
-            None => 1,
-        };
+        p.clocks = Clocks::read(fields.get(3).copied(), fields.get(4).copied())?;
         // The key: the placement is already in; add the state.
         let z = &t.zobrist;
         p.board.toggle_key(z.side[p.side.idx()]);
@@ -231,7 +220,8 @@ impl PolyhedronPosition {
             Some(e) => s.push_str(&Self::t().geo.name(e)),
             None => s.push('-'),
         }
-        s.push_str(&format!(" {} {}", self.halfmove, self.fullmove));
+        s.push(' ');
+        s.push_str(&self.clocks.fen());
         s
     }
 

@@ -3,6 +3,8 @@
 
 use super::position::{NO_EP, PolyhedronPosition, Undo};
 use super::tables::{Z_EP, kind, reserve_key};
+use crate::rules::board::Board;
+use crate::rules::clocks::{Clocks, NullMove, NullUndo};
 use crate::rules::moves::{Move, MoveFlag};
 use crate::rules::piece::{Colour, Piece};
 
@@ -48,17 +50,15 @@ impl PolyhedronPosition {
             moved,
             captured: Piece::NONE,
             ep: self.ep,
-            halfmove: self.halfmove,
-            fullmove: self.fullmove,
+            clocks: self.clocks,
             key: self.board.key(),
         };
         self.clear_ep();
-        // The clocks saturate: a FEN may set them to u32::MAX.
-        self.halfmove = self.halfmove.saturating_add(1);
+        self.clocks.tick();
         match mv.flag() {
             MoveFlag::DoubleStep => {
                 self.board.relocate(from, to);
-                self.halfmove = 0;
+                self.clocks.restart();
                 // Cells of one level are numbered rank by rank, so the cell passed over is
                 // the midpoint.
                 let ep = (from + to) / 2;
@@ -69,7 +69,7 @@ impl PolyhedronPosition {
                 let victim = t.pawn_push[them.idx()][to].expect("en passant victim exists");
                 undo.captured = self.board.remove(victim);
                 self.board.relocate(from, to);
-                self.halfmove = 0;
+                self.clocks.restart();
             }
             _ => {
                 let captured = self.board.piece_at(to);
@@ -77,11 +77,11 @@ impl PolyhedronPosition {
                     self.board.remove(to);
                     undo.captured = captured;
                     self.put_in_reserve(captured);
-                    self.halfmove = 0;
+                    self.clocks.restart();
                 }
                 self.board.relocate(from, to);
                 if moved.kind() == kind::PAWN {
-                    self.halfmove = 0;
+                    self.clocks.restart();
                 }
                 if let Some(k) = mv.promotion() {
                     self.board.remove(to);
@@ -92,9 +92,7 @@ impl PolyhedronPosition {
         }
         self.side = them;
         self.board.toggle_key(z.side[us.idx()] ^ z.side[them.idx()]);
-        if us == Colour::BLACK {
-            self.fullmove = self.fullmove.saturating_add(1);
-        }
+        self.clocks.after_two_colour_move(us);
         self.history.push(undo);
     }
 
@@ -104,7 +102,6 @@ impl PolyhedronPosition {
         let us = self.side.flip();
         let them = self.side;
         self.side = us;
-        self.fullmove = u.fullmove;
         let (from, to) = (mv.from(), mv.to());
         match mv.flag() {
             MoveFlag::DoubleStep => self.board.relocate(to, from),
@@ -129,37 +126,28 @@ impl PolyhedronPosition {
             }
         }
         self.ep = u.ep;
-        self.halfmove = u.halfmove;
+        self.clocks = u.clocks;
         self.board.set_key(u.key);
     }
+}
 
-    /// Passes the turn: only the side to move and the en passant cell change.
-    pub(super) fn make_null_move(&mut self) {
-        let z = &Self::t().zobrist;
-        self.history.push(Undo {
-            mv: Move::NONE,
-            moved: Piece::NONE,
-            captured: Piece::NONE,
-            ep: self.ep,
-            halfmove: self.halfmove,
-            fullmove: self.fullmove,
-            key: self.board.key(),
-        });
+impl NullMove<5> for PolyhedronPosition {
+    fn null_parts(&mut self) -> (&mut Board<5>, &mut Colour, &mut Clocks, &mut Vec<NullUndo>) {
+        (
+            &mut self.board,
+            &mut self.side,
+            &mut self.clocks,
+            &mut self.nulls,
+        )
+    }
+
+    fn take_ep(&mut self) -> u16 {
+        let ep = self.ep;
         self.clear_ep();
-        // Resetting the clock keeps repetition detection from looking through the pass.
-        self.halfmove = 0;
-        let us = self.side;
-        self.side = us.flip();
-        self.board
-            .toggle_key(z.side[us.idx()] ^ z.side[us.flip().idx()]);
+        ep
     }
 
-    /// Takes back [`PolyhedronPosition::make_null_move`].
-    pub(super) fn unmake_null_move(&mut self) {
-        let u = self.history.pop().expect("unmake_null without a null move");
-        self.side = self.side.flip();
-        self.ep = u.ep;
-        self.halfmove = u.halfmove;
-        self.board.set_key(u.key);
+    fn put_back_ep(&mut self, ep: u16) {
+        self.ep = ep;
     }
 }

@@ -18,7 +18,8 @@ pub use reserve::Reserve;
 use tables::{LETTERS, kind, kind_of_letter};
 
 use crate::rules::bitset::Cell;
-use crate::rules::game::{Game, GameEnd, MoveError, mate_or_stalemate, two_colour_repetitions};
+use crate::rules::clocks::NullMove;
+use crate::rules::game::{Game, GameEnd, MoveError, mate_or_stalemate};
 use crate::rules::moves::{Move, MoveFlag, MoveList};
 use crate::rules::piece::{Colour, Kind, Piece};
 use crate::rules::sink::{CountSink, ListSink};
@@ -134,17 +135,12 @@ impl Game for PolyhedronPosition {
     }
 
     fn repetitions(&self) -> usize {
-        // Captures and pawn moves cannot be undone: look back over the half-move clock only.
-        two_colour_repetitions(
-            self.key(),
-            self.history.len(),
-            self.halfmove as usize,
-            |i| self.history[i].key,
-        )
+        self.clocks
+            .repetitions(self.key(), self.history.len(), 2, |i| self.history[i].key)
     }
 
     fn rule_draw(&self) -> Option<&'static str> {
-        if self.halfmove >= 100 {
+        if self.clocks.halfmove >= 100 {
             Some("fifty-move rule")
         } else if self.bare_kings() {
             Some("insufficient material")

@@ -7,6 +7,7 @@ use super::tables::{
 };
 use crate::rules::bitset::Cell;
 use crate::rules::board::Board;
+use crate::rules::clocks::{Clocks, NullUndo};
 use crate::rules::geometry::Geometry;
 use crate::rules::moves::Move;
 use crate::rules::piece::{Colour, Piece};
@@ -22,8 +23,7 @@ pub(super) struct Undo {
     pub moved: Piece,
     pub captured: Piece,
     pub ep: u16,
-    pub halfmove: u32,
-    pub fullmove: u32,
+    pub clocks: Clocks,
     pub key: u64,
 }
 
@@ -34,9 +34,9 @@ pub struct PolyhedronPosition {
     pub(super) side: Colour,
     pub(super) reserves: [Reserve; 2],
     pub(super) ep: u16,
-    pub(super) halfmove: u32,
-    pub(super) fullmove: u32,
+    pub(super) clocks: Clocks,
     pub(super) history: Vec<Undo>,
+    pub(super) nulls: Vec<NullUndo>,
 }
 
 impl PartialEq for PolyhedronPosition {
@@ -46,8 +46,7 @@ impl PartialEq for PolyhedronPosition {
             && self.side == other.side
             && self.reserves == other.reserves
             && self.ep == other.ep
-            && self.halfmove == other.halfmove
-            && self.fullmove == other.fullmove
+            && self.clocks == other.clocks
     }
 }
 
@@ -75,9 +74,9 @@ impl PolyhedronPosition {
             side: Colour::WHITE,
             reserves: [Reserve::default(); 2],
             ep: NO_EP,
-            halfmove: 0,
-            fullmove: 1,
+            clocks: Clocks::default(),
             history: Vec::new(),
+            nulls: Vec::new(),
         }
     }
 
@@ -103,7 +102,7 @@ impl PolyhedronPosition {
 
     /// The half-move clock (plies since the last capture or pawn move).
     pub fn halfmove_clock(&self) -> u32 {
-        self.halfmove
+        self.clocks.halfmove
     }
 
     /// The cell of `colour`'s King.
