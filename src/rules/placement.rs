@@ -55,17 +55,22 @@ pub fn read<const W: usize>(
     }
     let mut out = Vec::new();
     for (z, (level, level_rows)) in levels.iter().zip(&rows).enumerate() {
-        let letter = (b'A' + z as u8) as char;
+        // A board of one level (chess) is named without its level letter.
+        let level_name = if rows.len() == 1 {
+            String::new()
+        } else {
+            format!(" level {}", (b'A' + z as u8) as char)
+        };
         let ranks: Vec<&str> = level.split('/').collect();
         if ranks.len() != level_rows.len() {
             return Err(format!(
-                "FEN level {letter} has {} ranks separated by '/', expected {}",
+                "FEN{level_name} has {} ranks separated by '/', expected {}",
                 ranks.len(),
                 level_rows.len()
             ));
         }
         for (rank, cells) in ranks.iter().zip(level_rows) {
-            let at = format!("FEN level {letter} rank {}", geo.coord(cells[0]).y + 1);
+            let at = format!("FEN{level_name} rank {}", geo.coord(cells[0]).y + 1);
             let width = cells.len();
             let mut filled = 0;
             let mut chars = rank.chars().peekable();

@@ -7,13 +7,13 @@
 //! White has dropped its Pole. A plain chess FEN in Pole Chess means both Poles in hand and not
 //! yet available.
 
-use super::position::{ChessPosition, NO_EP};
-use super::tables::{
-    BLACK_OO, BLACK_OOO, LETTERS, WHITE_OO, WHITE_OOO, Z_CASTLING, Z_EP, Z_HAND, Z_POLES, kind, sq,
-};
+use super::position::ChessPosition;
+use super::tables::{BLACK_OO, BLACK_OOO, LETTERS, WHITE_OO, WHITE_OOO, kind, sq};
 use crate::rules::bitset::Cell;
 use crate::rules::clocks::Clocks;
+use crate::rules::fen as rules_fen;
 use crate::rules::piece::{Colour, Piece};
+use crate::rules::placement;
 
 /// The standard start position.
 pub const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -35,182 +35,24 @@ fn parse_square(s: &str) -> Option<Cell> {
 impl ChessPosition {
     /// Reads a FEN (see the module documentation for Pole Chess).
     pub fn from_fen(fen: &str, pole_rules: bool) -> Result<Self, String> {
+        let fields = rules_fen::fields(
+            fen,
+            &[
+                "placement",
+                "side to move",
+                "castling",
+                "en passant",
+                "half-move clock",
+                "move number",
+            ],
+        )?;
+        let (placement_text, holdings) = rules_fen::bracketed(fields[0], "holdings")?;
         let mut p = ChessPosition::empty(pole_rules);
-        let fields: Vec<&str> = fen.split_whitespace().collect();
-        if fields.len() < 2 {
-            return Err(format!(
-                "FEN needs at least placement and side to move, got {} field(s)",
-                fields.len()
-            ));
-        }
-        if fields.len() > 6 {
-            return Err(format!(
-                "FEN has {} fields, at most 6 are allowed",
-                fields.len()
-            ));
-        }
-        let (placement, holdings) = match fields[0].find('[') {
-            Some(i) => {
-                if !fields[0].ends_with(']') {
-                    return Err("FEN holdings must end with ']'".into());
-                }
-                (
-                    &fields[0][..i],
-                    Some(&fields[0][i + 1..fields[0].len() - 1]),
-                )
-            }
-            None => (fields[0], None),
-        };
-        let ranks: Vec<&str> = placement.split('/').collect();
-        if ranks.len() != 8 {
-            return Err(format!(
-                "FEN placement has {} ranks, expected 8",
-                ranks.len()
-            ));
-        }
-        let mut poles_on_board = [false; 2];
-        for (i, rank_text) in ranks.iter().enumerate() {
-            let y = 7 - i;
-            let mut x = 0usize;
-            for ch in rank_text.chars() {
-                if let Some(d) = ch.to_digit(10) {
-                    if d == 0 || d > 8 {
-                        return Err(format!("FEN rank {}: bad digit '{ch}'", y + 1));
-                    }
-                    x += d as usize;
-                } else {
-                    let upper = ch.to_ascii_uppercase();
-                    let Some(k) = LETTERS.iter().position(|&l| l == upper) else {
-                        return Err(format!("FEN rank {}: unknown piece '{ch}'", y + 1));
-                    };
-                    let colour = if ch.is_ascii_uppercase() {
-                        Colour::WHITE
-                    } else {
-                        Colour::BLACK
-                    };
-                    if k as u8 == kind::POLE {
-                        if !pole_rules {
-                            return Err(format!(
-                                "FEN rank {}: a Pole ('{ch}') exists only in Pole Chess",
-                                y + 1
-                            ));
-                        }
-                        if poles_on_board[colour.idx()] {
-                            return Err(format!("FEN: {} has more than one Pole", colour.name()));
-                        }
-                        poles_on_board[colour.idx()] = true;
-                    }
-                    if x >= 8 {
-                        return Err(format!("FEN rank {} is longer than 8 squares", y + 1));
-                    }
-                    p.board.put(sq(x, y), Piece::new(k as u8, colour));
-                    x += 1;
-                }
-                if x > 8 {
-                    return Err(format!("FEN rank {} is longer than 8 squares", y + 1));
-                }
-            }
-            if x != 8 {
-                return Err(format!("FEN rank {} has {x} squares, expected 8", y + 1));
-            }
-        }
-        // Poles: hand and availability.
-        match holdings {
-            Some(h) => {
-                if !pole_rules {
-                    return Err("FEN holdings ('[...]') exist only in Pole Chess".into());
-                }
-                let mut in_hand = [false; 2];
-                for ch in h.chars() {
-                    match ch {
-                        'O' | 'o' => {
-                            let c = if ch == 'O' { 0 } else { 1 };
-                            if in_hand[c] {
-                                return Err(format!(
-                                    "FEN holdings: '{ch}' twice (each side has one Pole)"
-                                ));
-                            }
-                            in_hand[c] = true;
-                        }
-                        '+' => p.poles_available = true,
-                        '-' => {}
-                        _ => {
-                            return Err(format!(
-                                "FEN holdings: unknown letter '{ch}' (only O, o, +)"
-                            ));
-                        }
-                    }
-                }
-                for c in 0..2 {
-                    let name = Colour(c as u8).name();
-                    if in_hand[c] && poles_on_board[c] {
-                        return Err(format!(
-                            "FEN: {name}'s Pole is both in hand and on the board"
-                        ));
-                    }
-                    if !in_hand[c] && !poles_on_board[c] {
-                        return Err(format!(
-                            "FEN: {name}'s Pole is neither in hand nor on the board"
-                        ));
-                    }
-                }
-                p.hand = in_hand;
-            }
-            None => {
-                if poles_on_board.iter().any(|&b| b) {
-                    return Err(
-                        "FEN: a Pole on the board needs the holdings field, e.g. '[o+]'".into(),
-                    );
-                }
-                p.hand = [pole_rules; 2];
-            }
-        }
-        if poles_on_board.iter().any(|&b| b) {
-            p.poles_available = true;
-        }
-        // Kings and pawns.
-        for c in [Colour::WHITE, Colour::BLACK] {
-            let n = p.board.pieces(kind::KING, c).len();
-            if n != 1 {
-                return Err(format!("FEN: {} has {n} Kings, expected 1", c.name()));
-            }
-        }
-        for s in p.board.kind(kind::PAWN) {
-            if s / 8 == 0 || s / 8 == 7 {
-                return Err(format!(
-                    "FEN: pawn on {}, a first or last rank",
-                    square_name(s)
-                ));
-            }
-        }
-        p.side = match fields[1] {
-            "w" => Colour::WHITE,
-            "b" => Colour::BLACK,
-            other => {
-                return Err(format!(
-                    "FEN side to move must be 'w' or 'b', got '{other}'"
-                ));
-            }
-        };
-        // Castling: rights whose King or Rook is not at home are dropped.
-        let castling = fields.get(2).copied().unwrap_or("-");
-        if castling != "-" {
-            for ch in castling.chars() {
-                let (bit, king, rook, colour) = match ch {
-                    'K' => (WHITE_OO, sq(4, 0), sq(7, 0), Colour::WHITE),
-                    'Q' => (WHITE_OOO, sq(4, 0), sq(0, 0), Colour::WHITE),
-                    'k' => (BLACK_OO, sq(4, 7), sq(7, 7), Colour::BLACK),
-                    'q' => (BLACK_OOO, sq(4, 7), sq(0, 7), Colour::BLACK),
-                    _ => return Err(format!("FEN castling field: unknown letter '{ch}'")),
-                };
-                if p.board.piece_at(king) == Piece::new(kind::KING, colour)
-                    && p.board.piece_at(rook) == Piece::new(kind::ROOK, colour)
-                {
-                    p.castling |= bit;
-                }
-            }
-        }
-        // The side not to move must not be in check.
+        p.read_placement(placement_text)?;
+        p.read_poles(holdings)?;
+        p.check_kings_and_pawns()?;
+        p.side = rules_fen::two_colour_side(fields[1])?;
+        p.read_castling(fields.get(2).copied().unwrap_or("-"))?;
         let them = p.side.flip();
         if p.is_attacked(p.king_square(them), p.side, p.board.occupied()) {
             return Err(format!(
@@ -218,49 +60,166 @@ impl ChessPosition {
                 them.name()
             ));
         }
-        // En passant: kept only when a legal en passant capture exists.
-        let ep = fields.get(3).copied().unwrap_or("-");
-        if ep != "-" {
-            let Some(e) = parse_square(ep) else {
-                return Err(format!("FEN en passant field: '{ep}' is not a square"));
-            };
-            let (ep_rank, victim) = if p.side == Colour::WHITE {
-                (5, e.wrapping_sub(8))
-            } else {
-                (2, e + 8)
-            };
-            if e / 8 != ep_rank {
-                return Err(format!(
-                    "FEN en passant square {ep} is on the wrong rank for the side to move"
-                ));
+        p.read_ep(fields.get(3).copied().unwrap_or("-"))?;
+        p.clocks = Clocks::read(fields.get(4).copied(), fields.get(5).copied())?;
+        p.board.set_key(p.key_from_scratch());
+        Ok(p)
+    }
+
+    /// The placement; a Pole only in Pole Chess, at most one per side.
+    fn read_placement(&mut self, text: &str) -> Result<(), String> {
+        let pole_rules = self.pole_rules;
+        let pieces = placement::read(text, &Self::t().geo, |ch, _| {
+            let piece = placement::read_letter(&LETTERS, ch)?;
+            if piece.kind() == kind::POLE && !pole_rules {
+                return Err(format!("a Pole ('{ch}') exists only in Pole Chess"));
             }
-            if p.board.piece_at(victim) == Piece::new(kind::PAWN, them)
-                && p.board.piece_at(e).is_none()
-            {
-                let capturers = super::tables::TABLES.pawn_attacks[them.idx()][e]
-                    & p.board.pieces(kind::PAWN, p.side);
-                if capturers.iter().any(|f| p.en_passant_is_safe(f, e, victim)) {
-                    p.ep = e as u8;
+            Ok(piece)
+        })?;
+        for (cell, piece) in pieces {
+            self.board.put(cell, piece);
+        }
+        for c in [Colour::WHITE, Colour::BLACK] {
+            if self.board.pieces(kind::POLE, c).more_than_one() {
+                return Err(format!("FEN: {} has more than one Pole", c.name()));
+            }
+        }
+        Ok(())
+    }
+
+    /// The Poles' state from the holdings (`Oo+`): in hand or on the board, never both or
+    /// neither; available after the first capture, or once a Pole is on the board.
+    fn read_poles(&mut self, holdings: Option<&str>) -> Result<(), String> {
+        let on_board =
+            [Colour::WHITE, Colour::BLACK].map(|c| self.board.pieces(kind::POLE, c).any());
+        let Some(h) = holdings else {
+            if on_board.iter().any(|&b| b) {
+                return Err(
+                    "FEN: a Pole on the board needs the holdings field, e.g. '[o+]'".into(),
+                );
+            }
+            self.hand = [self.pole_rules; 2];
+            return Ok(());
+        };
+        if !self.pole_rules {
+            return Err("FEN holdings ('[...]') exist only in Pole Chess".into());
+        }
+        let mut in_hand = [false; 2];
+        for ch in h.chars() {
+            match ch {
+                'O' | 'o' => {
+                    let c = usize::from(ch == 'o');
+                    if in_hand[c] {
+                        return Err(format!(
+                            "FEN holdings: '{ch}' twice (each side has one Pole)"
+                        ));
+                    }
+                    in_hand[c] = true;
+                }
+                '+' => self.poles_available = true,
+                '-' => {}
+                _ => {
+                    return Err(format!(
+                        "FEN holdings: unknown letter '{ch}' (only O, o, +)"
+                    ));
                 }
             }
         }
-        p.clocks = Clocks::read(fields.get(4).copied(), fields.get(5).copied())?;
-        // The key: placement is already in; add the state.
-        let z = &Self::t().zobrist;
-        p.board
-            .toggle_key(z.side[p.side.idx()] ^ z.extra[Z_CASTLING + p.castling as usize]);
-        if p.ep != NO_EP {
-            p.board.toggle_key(z.extra[Z_EP + (p.ep % 8) as usize]);
-        }
         for c in 0..2 {
-            if p.hand[c] {
-                p.board.toggle_key(z.extra[Z_HAND + c]);
+            let name = Colour(c as u8).name();
+            if in_hand[c] && on_board[c] {
+                return Err(format!(
+                    "FEN: {name}'s Pole is both in hand and on the board"
+                ));
+            }
+            if !in_hand[c] && !on_board[c] {
+                return Err(format!(
+                    "FEN: {name}'s Pole is neither in hand nor on the board"
+                ));
             }
         }
-        if p.poles_available {
-            p.board.toggle_key(z.extra[Z_POLES]);
+        self.hand = in_hand;
+        self.poles_available |= on_board.iter().any(|&b| b);
+        Ok(())
+    }
+
+    /// One King each; no pawn on the first or last rank.
+    fn check_kings_and_pawns(&self) -> Result<(), String> {
+        for c in [Colour::WHITE, Colour::BLACK] {
+            let n = self.board.pieces(kind::KING, c).len();
+            if n != 1 {
+                return Err(format!("FEN: {} has {n} Kings, expected 1", c.name()));
+            }
         }
-        Ok(p)
+        match self
+            .board
+            .kind(kind::PAWN)
+            .iter()
+            .find(|s| s / 8 == 0 || s / 8 == 7)
+        {
+            Some(s) => Err(format!(
+                "FEN: pawn on {}, a first or last rank",
+                square_name(s)
+            )),
+            None => Ok(()),
+        }
+    }
+
+    /// Castling rights; those whose King or Rook is not at home are dropped.
+    fn read_castling(&mut self, field: &str) -> Result<(), String> {
+        if field == "-" {
+            return Ok(());
+        }
+        for ch in field.chars() {
+            let (bit, king, rook, colour) = match ch {
+                'K' => (WHITE_OO, sq(4, 0), sq(7, 0), Colour::WHITE),
+                'Q' => (WHITE_OOO, sq(4, 0), sq(0, 0), Colour::WHITE),
+                'k' => (BLACK_OO, sq(4, 7), sq(7, 7), Colour::BLACK),
+                'q' => (BLACK_OOO, sq(4, 7), sq(0, 7), Colour::BLACK),
+                _ => return Err(format!("FEN castling field: unknown letter '{ch}'")),
+            };
+            if self.board.piece_at(king) == Piece::new(kind::KING, colour)
+                && self.board.piece_at(rook) == Piece::new(kind::ROOK, colour)
+            {
+                self.castling |= bit;
+            }
+        }
+        Ok(())
+    }
+
+    /// The en passant square: on the right rank, and kept only when a legal en passant
+    /// capture exists.
+    fn read_ep(&mut self, field: &str) -> Result<(), String> {
+        if field == "-" {
+            return Ok(());
+        }
+        let Some(e) = parse_square(field) else {
+            return Err(format!("FEN en passant field: '{field}' is not a square"));
+        };
+        let them = self.side.flip();
+        let (ep_rank, victim) = if self.side == Colour::WHITE {
+            (5, e.wrapping_sub(8))
+        } else {
+            (2, e + 8)
+        };
+        if e / 8 != ep_rank {
+            return Err(format!(
+                "FEN en passant square {field} is on the wrong rank for the side to move"
+            ));
+        }
+        if self.board.piece_at(victim) == Piece::new(kind::PAWN, them)
+            && self.board.piece_at(e).is_none()
+        {
+            let capturers = super::tables::TABLES.pawn_attacks[them.idx()][e]
+                & self.board.pieces(kind::PAWN, self.side);
+            if capturers
+                .iter()
+                .any(|f| self.en_passant_is_safe(f, e, victim))
+            {
+                self.ep = e as u8;
+            }
+        }
+        Ok(())
     }
 
     fn piece_letter(piece: Piece) -> char {

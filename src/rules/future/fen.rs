@@ -11,10 +11,9 @@
 //! colour to move cannot use is dropped, so that equal positions have equal FENs and keys.
 
 use super::position::FuturePosition;
-use super::tables::{
-    COLOURS, LETTERS, Z_CASTLING, Z_ELIMINATED, Z_EP, Z_UNLOCKED, castle_bit, cell, kind,
-};
+use super::tables::{COLOURS, LETTERS, castle_bit, cell, kind};
 use crate::rules::clocks::Clocks;
+use crate::rules::fen as rules_fen;
 use crate::rules::piece::{Colour, Piece};
 use crate::rules::placement;
 
@@ -61,19 +60,19 @@ impl FuturePosition {
     pub fn from_fen(fen: &str) -> Result<Self, String> {
         let t = Self::t();
         let mut p = FuturePosition::empty();
-        let fields: Vec<&str> = fen.split_whitespace().collect();
-        if fields.len() < 2 {
-            return Err(format!(
-                "FEN needs at least placement and side to move, got {} field(s)",
-                fields.len()
-            ));
-        }
-        if fields.len() > 8 {
-            return Err(format!(
-                "FEN has {} fields, at most 8 are allowed",
-                fields.len()
-            ));
-        }
+        let fields = rules_fen::fields(
+            fen,
+            &[
+                "placement",
+                "side to move",
+                "castling",
+                "en passant",
+                "unlocked",
+                "eliminated",
+                "half-move clock",
+                "move number",
+            ],
+        )?;
         p.read_placement(fields[0])?;
         let mut side_chars = fields[1].chars();
         p.side = match (
@@ -144,25 +143,7 @@ impl FuturePosition {
         }
         p.read_castling(castling)?;
         p.read_ep(ep)?;
-        // The key: the placement is in; add the state.
-        let z = &t.zobrist;
-        p.board.toggle_key(z.side[p.side.idx()]);
-        for bit in 0..8 {
-            if p.castling >> bit & 1 != 0 {
-                p.board.toggle_key(z.extra[Z_CASTLING + bit]);
-            }
-        }
-        if let Some(e) = p.ep {
-            p.board.toggle_key(z.extra[Z_EP + e.cell]);
-        }
-        for c in 0..4 {
-            if p.unlocked >> c & 1 != 0 {
-                p.board.toggle_key(z.extra[Z_UNLOCKED + c]);
-            }
-            if p.eliminated >> c & 1 != 0 {
-                p.board.toggle_key(z.extra[Z_ELIMINATED + c]);
-            }
-        }
+        p.board.set_key(p.key_from_scratch());
         Ok(p)
     }
 

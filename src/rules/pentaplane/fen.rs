@@ -10,6 +10,7 @@
 use super::position::PentaplanePosition;
 use super::tables::{LETTERS, kind};
 use crate::rules::clocks::Clocks;
+use crate::rules::fen as rules_fen;
 use crate::rules::piece::{Colour, Piece};
 use crate::rules::placement;
 
@@ -24,13 +25,15 @@ impl PentaplanePosition {
     /// and where.
     pub fn from_fen(fen: &str) -> Result<Self, String> {
         let mut p = PentaplanePosition::empty();
-        let fields: Vec<&str> = fen.split_whitespace().collect();
-        if fields.len() < 2 || fields.len() > 4 {
-            return Err(format!(
-                "FEN needs 2 to 4 fields (placement, side, halfmove, fullmove), got {}",
-                fields.len()
-            ));
-        }
+        let fields = rules_fen::fields(
+            fen,
+            &[
+                "placement",
+                "side to move",
+                "half-move clock",
+                "move number",
+            ],
+        )?;
         let t = Self::t();
         for (cell, piece) in placement::read(fields[0], &t.geo, |c, _| {
             placement::read_letter(&LETTERS, c)
@@ -52,17 +55,9 @@ impl PentaplanePosition {
                 ));
             }
         }
-        p.side = match fields[1] {
-            "w" => Colour::WHITE,
-            "b" => Colour::BLACK,
-            other => {
-                return Err(format!(
-                    "FEN side to move must be 'w' or 'b', got '{other}'"
-                ));
-            }
-        };
+        p.side = rules_fen::two_colour_side(fields[1])?;
         p.clocks = Clocks::read(fields.get(2).copied(), fields.get(3).copied())?;
-        p.board.toggle_key(Self::t().zobrist.side[p.side.idx()]);
+        p.board.set_key(p.key_from_scratch());
         Ok(p)
     }
 

@@ -8,6 +8,7 @@ use super::position::PodionicPosition;
 use super::tables::{LETTERS, kind};
 use crate::rules::bitset::Cell;
 use crate::rules::clocks::Clocks;
+use crate::rules::fen as rules_fen;
 use crate::rules::piece::{Colour, Piece};
 use crate::rules::placement;
 
@@ -32,19 +33,15 @@ impl PodionicPosition {
     /// and where; nothing panics.
     pub fn from_fen(fen: &str) -> Result<Self, String> {
         let mut p = PodionicPosition::empty();
-        let fields: Vec<&str> = fen.split_whitespace().collect();
-        if fields.len() < 2 {
-            return Err(format!(
-                "FEN needs at least placement and side to move, got {} field(s)",
-                fields.len()
-            ));
-        }
-        if fields.len() > 4 {
-            return Err(format!(
-                "FEN has {} fields, at most 4 are allowed (placement, side, halfmove, fullmove)",
-                fields.len()
-            ));
-        }
+        let fields = rules_fen::fields(
+            fen,
+            &[
+                "placement",
+                "side to move",
+                "half-move clock",
+                "move number",
+            ],
+        )?;
         for (cell, piece) in placement::read(fields[0], Self::geometry(), |c, _| {
             placement::read_letter(&LETTERS, c)
         })? {
@@ -67,15 +64,7 @@ impl PodionicPosition {
                 ));
             }
         }
-        p.side = match fields[1] {
-            "w" => Colour::WHITE,
-            "b" => Colour::BLACK,
-            other => {
-                return Err(format!(
-                    "FEN side to move must be 'w' or 'b', got '{other}'"
-                ));
-            }
-        };
+        p.side = rules_fen::two_colour_side(fields[1])?;
         let them = p.side.flip();
         if p.is_attacked(p.king_cell(them), p.side, p.board.occupied()) {
             return Err(format!(
@@ -84,7 +73,7 @@ impl PodionicPosition {
             ));
         }
         p.clocks = Clocks::read(fields.get(2).copied(), fields.get(3).copied())?;
-        p.board.toggle_key(Self::t().zobrist.side[p.side.idx()]);
+        p.board.set_key(p.key_from_scratch());
         Ok(p)
     }
 

@@ -7,10 +7,11 @@
 //! (the brackets may also be left out). The en passant field is the cell passed over by the
 //! last double step, or `-`.
 
-use super::position::{NO_EP, PolyhedronPosition};
-use super::tables::{KINDS, LETTERS, MAX_ARMY, Z_EP, kind, kind_of_letter, reserve_key};
+use super::position::PolyhedronPosition;
+use super::tables::{LETTERS, MAX_ARMY, kind, kind_of_letter};
 use crate::rules::bitset::Cell;
 use crate::rules::clocks::Clocks;
+use crate::rules::fen as rules_fen;
 use crate::rules::piece::{Colour, Piece};
 use crate::rules::placement;
 
@@ -31,46 +32,43 @@ fn level_letter(z: usize) -> char {
 impl PolyhedronPosition {
     /// Reads a FEN. Any input gives either a position or an error saying what is wrong where.
     pub fn from_fen(fen: &str) -> Result<Self, String> {
-        let t = Self::t();
-        let geo = &t.geo;
+        let fields = rules_fen::fields(
+            fen,
+            &[
+                "placement",
+                "side to move",
+                "en passant",
+                "half-move clock",
+                "move number",
+            ],
+        )?;
+        let (placement_text, reserves) = rules_fen::bracketed(fields[0], "reserves")?;
         let mut p = PolyhedronPosition::empty();
-        let fields: Vec<&str> = fen.split_whitespace().collect();
-        if fields.len() < 2 {
-            return Err(format!(
-                "FEN needs at least placement and side to move, got {} field(s)",
-                fields.len()
-            ));
-        }
-        if fields.len() > 5 {
-            return Err(format!(
-                "FEN has {} fields, at most 5 are allowed (no castling field in Polyhedron)",
-                fields.len()
-            ));
-        }
-        let (placement_text, reserves) = match fields[0].find('[') {
-            Some(i) => {
-                if !fields[0].ends_with(']') {
-                    return Err("FEN reserves must end with ']'".into());
-                }
-                (&fields[0][..i], &fields[0][i + 1..fields[0].len() - 1])
-            }
-            None => (fields[0], ""),
-        };
-        let read_piece = |ch: char, _: &mut placement::Chars2| -> Result<Piece, String> {
-            let kd = kind_of_letter(ch).ok_or_else(|| format!("unknown piece '{ch}'"))?;
-            Ok(Piece::new(
-                kd,
-                if ch.is_ascii_uppercase() {
-                    Colour::WHITE
-                } else {
-                    Colour::BLACK
-                },
-            ))
-        };
-        for (cell, piece) in placement::read(placement_text, geo, read_piece)? {
+        for (cell, piece) in placement::read(placement_text, &Self::t().geo, |ch, _| {
+            placement::read_letter(&LETTERS, ch)
+        })? {
             p.board.put(cell, piece);
         }
-        for ch in reserves.chars() {
+        p.read_reserves(reserves.unwrap_or(""))?;
+        p.check_armies()?;
+        p.check_pawns()?;
+        p.side = rules_fen::two_colour_side(fields[1])?;
+        let them = p.side.flip();
+        if p.is_attacked(p.king_cell(them), p.side) {
+            return Err(format!(
+                "FEN: the side not to move ({}) is in check",
+                them.name()
+            ));
+        }
+        p.read_ep(fields.get(2).copied().unwrap_or("-"))?;
+        p.clocks = Clocks::read(fields.get(3).copied(), fields.get(4).copied())?;
+        p.board.set_key(p.key_from_scratch());
+        Ok(p)
+    }
+
+    /// The reserves: captured piece types other than King and Pawn (uppercase White's).
+    fn read_reserves(&mut self, text: &str) -> Result<(), String> {
+        for ch in text.chars() {
             let Some(kd) = kind_of_letter(ch) else {
                 return Err(format!("FEN reserves: unknown piece '{ch}'"));
             };
@@ -79,21 +77,26 @@ impl PolyhedronPosition {
                     "FEN reserves: '{ch}' cannot be in a reserve (only captured pieces other than King and Pawn)"
                 ));
             }
-            let c = if ch.is_ascii_uppercase() { 0 } else { 1 };
-            if p.reserves[c].len() >= MAX_ARMY {
+            let c = usize::from(!ch.is_ascii_uppercase());
+            if self.reserves[c].len() >= MAX_ARMY {
                 return Err(format!(
                     "FEN reserves: {} has more than {MAX_ARMY} pieces",
                     Colour(c as u8).name()
                 ));
             }
-            p.reserves[c].add(kd);
+            self.reserves[c].add(kd);
         }
+        Ok(())
+    }
+
+    /// One King each, and no more pieces on the board and in reserve than the setup has.
+    fn check_armies(&self) -> Result<(), String> {
         for c in [Colour::WHITE, Colour::BLACK] {
-            let n = p.board.pieces(kind::KING, c).len();
+            let n = self.board.pieces(kind::KING, c).len();
             if n != 1 {
                 return Err(format!("FEN: {} has {n} Kings, expected 1", c.name()));
             }
-            let army = p.board.colour(c).len() as usize + p.reserves[c.idx()].len();
+            let army = self.board.colour(c).len() as usize + self.reserves[c.idx()].len();
             if army > MAX_ARMY {
                 return Err(format!(
                     "FEN: {} has {army} pieces on the board and in reserve, at most {MAX_ARMY}",
@@ -101,8 +104,15 @@ impl PolyhedronPosition {
                 ));
             }
         }
-        for (c, behind) in [(Colour::WHITE, 2), (Colour::BLACK, 7)] {
-            for cell in p.board.pieces(kind::PAWN, c) {
+        Ok(())
+    }
+
+    /// Pawns stand neither on the last rank of their level nor behind their starting rank.
+    fn check_pawns(&self) -> Result<(), String> {
+        let t = Self::t();
+        let geo = &t.geo;
+        for (c, start) in [(Colour::WHITE, 2), (Colour::BLACK, 7)] {
+            for cell in self.board.pieces(kind::PAWN, c) {
                 if t.promotion_zone[c.idx()].contains(cell) {
                     return Err(format!(
                         "FEN: {} pawn on {}, the last rank of its level (it must have promoted)",
@@ -111,7 +121,7 @@ impl PolyhedronPosition {
                     ));
                 }
                 let y = geo.coord(cell).y;
-                if (c == Colour::WHITE && y < behind) || (c == Colour::BLACK && y > behind) {
+                if (c == Colour::WHITE && y < start) || (c == Colour::BLACK && y > start) {
                     return Err(format!(
                         "FEN: {} pawn on {}, behind its starting rank",
                         c.name(),
@@ -120,72 +130,49 @@ impl PolyhedronPosition {
                 }
             }
         }
-        p.side = match fields[1] {
-            "w" => Colour::WHITE,
-            "b" => Colour::BLACK,
-            other => {
-                return Err(format!(
-                    "FEN side to move must be 'w' or 'b', got '{other}'"
-                ));
-            }
+        Ok(())
+    }
+
+    /// The en passant cell: the cell the other side's last double step passed over, with
+    /// that pawn beyond it and the cells it crossed empty.
+    fn read_ep(&mut self, field: &str) -> Result<(), String> {
+        if field == "-" {
+            return Ok(());
+        }
+        let t = Self::t();
+        let geo = &t.geo;
+        let (us, them) = (self.side, self.side.flip());
+        let Some(e) = geo.parse_name(field) else {
+            return Err(format!("FEN en passant field: '{field}' is not a cell"));
         };
-        let us = p.side;
-        let them = us.flip();
-        if p.is_attacked(p.king_cell(them), us) {
+        let ep_y = if us == Colour::WHITE { 6 } else { 3 };
+        if geo.coord(e).y != ep_y {
             return Err(format!(
-                "FEN: the side not to move ({}) is in check",
+                "FEN en passant cell {field} is not on rank {} (where a double step by {} passes)",
+                ep_y + 1,
                 them.name()
             ));
         }
-        let ep = fields.get(2).copied().unwrap_or("-");
-        if ep != "-" {
-            let Some(e) = geo.parse_name(ep) else {
-                return Err(format!("FEN en passant field: '{ep}' is not a cell"));
-            };
-            let ep_y = if us == Colour::WHITE { 6 } else { 3 };
-            if geo.coord(e).y != ep_y {
-                return Err(format!(
-                    "FEN en passant cell {ep} is not on rank {} (where a double step by {} passes)",
-                    ep_y + 1,
-                    them.name()
-                ));
-            }
-            let victim = t.pawn_push[them.idx()][e];
-            let origin = t.pawn_push[us.idx()][e];
-            let (Some(victim), Some(origin)) = (victim, origin) else {
-                return Err(format!(
-                    "FEN en passant cell {ep}: no double step passes it"
-                ));
-            };
-            if p.board.piece_at(e).is_some()
-                || p.board.piece_at(origin).is_some()
-                || p.board.piece_at(victim) != Piece::new(kind::PAWN, them)
-            {
-                return Err(format!(
-                    "FEN en passant cell {ep}: needs {} and {} empty and a {} pawn on {}",
-                    ep,
-                    geo.name(origin),
-                    them.name(),
-                    geo.name(victim)
-                ));
-            }
-            p.ep = e as u16;
+        let (Some(victim), Some(origin)) = (t.pawn_push[them.idx()][e], t.pawn_push[us.idx()][e])
+        else {
+            return Err(format!(
+                "FEN en passant cell {field}: no double step passes it"
+            ));
+        };
+        if self.board.piece_at(e).is_some()
+            || self.board.piece_at(origin).is_some()
+            || self.board.piece_at(victim) != Piece::new(kind::PAWN, them)
+        {
+            return Err(format!(
+                "FEN en passant cell {field}: needs {} and {} empty and a {} pawn on {}",
+                field,
+                geo.name(origin),
+                them.name(),
+                geo.name(victim)
+            ));
         }
-        p.clocks = Clocks::read(fields.get(3).copied(), fields.get(4).copied())?;
-        // The key: the placement is already in; add the state.
-        let z = &t.zobrist;
-        p.board.toggle_key(z.side[p.side.idx()]);
-        if p.ep != NO_EP {
-            p.board.toggle_key(z.extra[Z_EP + p.ep as usize]);
-        }
-        for c in [Colour::WHITE, Colour::BLACK] {
-            for kd in 0..KINDS as u8 {
-                for n in 1..=p.reserves[c.idx()].count(kd) {
-                    p.board.toggle_key(reserve_key(t, c, kd, n));
-                }
-            }
-        }
-        Ok(p)
+        self.ep = e as u16;
+        Ok(())
     }
 
     pub(super) fn piece_letter(piece: Piece) -> char {
