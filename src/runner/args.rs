@@ -326,8 +326,6 @@ pub fn parse(args: &[String]) -> Result<Option<MatchConfig>, String> {
     if groups.iter().any(|g| g.flag == "help" || g.flag == "h") {
         return Ok(None);
     }
-    let mut each = Vec::new();
-    let mut engines_kv = Vec::new();
     let mut cfg = MatchConfig {
         engines: Vec::new(),
         variant: Variant::Chess,
@@ -347,163 +345,200 @@ pub fn parse(args: &[String]) -> Result<Option<MatchConfig>, String> {
         output: OutputFormat::Fastchess,
         report_penta: true,
     };
-    let mut games = None;
-    let mut rounds = None;
-    let mut opening_seed = None;
+    let mut counts = Counts::default();
+    let mut each = Vec::new();
+    let mut engines = Vec::new();
     for g in &groups {
-        let f = g.flag.as_str();
-        match f {
-            "engine" => engines_kv.push(key_values(g)?),
+        match g.flag.as_str() {
+            "engine" => engines.push(key_values(g)?),
             "each" => each.extend(key_values(g)?),
-            "variant" => {
-                let v = single(g)?;
-                cfg.variant = Variant::from_name(v).ok_or(format!("unknown variant '{v}'"))?;
-            }
-            "games" => games = Some(num::<usize>("--games", single(g)?)?),
-            "rounds" => rounds = Some(num::<usize>("--rounds", single(g)?)?),
-            "concurrency" => cfg.concurrency = num("--concurrency", single(g)?)?,
-            "seed" => cfg.seed = num("--seed", single(g)?)?,
-            "event" => cfg.event = g.values.join(" "),
-            "timemargin" => cfg.timemargin_ms = num("--timemargin", single(g)?)?,
-            "stalltimeout" => cfg.stall_timeout_ms = num("--stalltimeout", single(g)?)?,
-            "ratinginterval" => cfg.ratinginterval = num("--ratinginterval", single(g)?)?,
-            "maxmoves" => cfg.maxmoves = Some(num("--maxmoves", single(g)?)?),
-            "recover" => {}
-            "pgnout" => {
-                for v in &g.values {
-                    match v.split_once('=') {
-                        Some(("file", p)) => cfg.pgnout = Some(PathBuf::from(p)),
-                        Some((k, _)) => return Err(format!("--pgnout: unknown key '{k}'")),
-                        None => cfg.pgnout = Some(PathBuf::from(v)),
-                    }
-                }
-                if cfg.pgnout.is_none() {
-                    return Err("--pgnout: the file is missing".into());
-                }
-            }
-            "openings" => {
-                for (k, v) in key_values(g)? {
-                    let o = &mut cfg.openings;
-                    match k.as_str() {
-                        "file" => {
-                            o.pgn |= v.ends_with(".pgn");
-                            o.file = Some(PathBuf::from(v));
-                        }
-                        "format" => match v.as_str() {
-                            "pgn" => o.pgn = true,
-                            "epd" | "fen" => o.pgn = false,
-                            _ => return Err(format!("--openings: unknown format '{v}'")),
-                        },
-                        "order" => match v.as_str() {
-                            "random" => o.random_order = true,
-                            "sequential" => o.random_order = false,
-                            _ => return Err(format!("--openings: unknown order '{v}'")),
-                        },
-                        "start" => {
-                            o.start = num::<usize>("--openings start", &v)?.saturating_sub(1)
-                        }
-                        "plies" => o.plies = Some(num("--openings plies", &v)?),
-                        "random-plies" => o.random_plies = num("--openings random-plies", &v)?,
-                        "seed" => opening_seed = Some(num("--openings seed", &v)?),
-                        "policy" => {}
-                        _ => return Err(format!("--openings: unknown key '{k}'")),
-                    }
-                }
-            }
-            "sprt" => {
-                let mut s = Sprt {
-                    elo0: 0.0,
-                    elo1: 5.0,
-                    alpha: 0.05,
-                    beta: 0.05,
-                    model: SprtModel::Normalized,
-                };
-                for (k, v) in key_values(g)? {
-                    let what = format!("--sprt {k}");
-                    match k.as_str() {
-                        "elo0" => s.elo0 = num(&what, &v)?,
-                        "elo1" => s.elo1 = num(&what, &v)?,
-                        "alpha" => s.alpha = num(&what, &v)?,
-                        "beta" => s.beta = num(&what, &v)?,
-                        "model" => s.model = v.parse()?,
-                        _ => return Err(format!("--sprt: unknown key '{k}'")),
-                    }
-                }
-                s.validate()?;
-                cfg.sprt = Some(s);
-            }
-            "draw" => {
-                let mut d = DrawAdjudication {
-                    movenumber: 0,
-                    movecount: 1,
-                    score: 0,
-                };
-                for (k, v) in key_values(g)? {
-                    let what = format!("--draw {k}");
-                    match k.as_str() {
-                        "movenumber" => d.movenumber = num(&what, &v)?,
-                        "movecount" => d.movecount = num(&what, &v)?,
-                        "score" => d.score = num(&what, &v)?,
-                        _ => return Err(format!("--draw: unknown key '{k}'")),
-                    }
-                }
-                cfg.draw = Some(d);
-            }
-            "resign" => {
-                let mut r = ResignAdjudication {
-                    movecount: 1,
-                    score: 1000,
-                    twosided: false,
-                };
-                for (k, v) in key_values(g)? {
-                    let what = format!("--resign {k}");
-                    match k.as_str() {
-                        "movecount" => r.movecount = num(&what, &v)?,
-                        "score" => r.score = num::<i32>(&what, &v)?.abs(),
-                        "twosided" => r.twosided = boolean(&what, &v)?,
-                        _ => return Err(format!("--resign: unknown key '{k}'")),
-                    }
-                }
-                cfg.resign = Some(r);
-            }
-            "output" => {
-                for (k, v) in key_values(g)? {
-                    match (k.as_str(), v.as_str()) {
-                        ("format", "fastchess") => cfg.output = OutputFormat::Fastchess,
-                        ("format", "cutechess") => cfg.output = OutputFormat::Cutechess,
-                        _ => return Err(format!("--output: unknown {k} '{v}'")),
-                    }
-                }
-            }
-            "report" => {
-                for (k, v) in key_values(g)? {
-                    match k.as_str() {
-                        "penta" => cfg.report_penta = boolean("--report penta", &v)?,
-                        _ => return Err(format!("--report: unknown key '{k}'")),
-                    }
-                }
-            }
-            _ => {
-                return Err(format!(
-                    "unknown option '{}' (see strata match --help)",
-                    g.flag
-                ));
-            }
+            _ => option(&mut cfg, &mut counts, g)?,
         }
     }
-    if engines_kv.len() != 2 {
+    finish(cfg, counts, &each, &engines).map(Some)
+}
+
+/// What several options decide together, settled after all are read.
+#[derive(Default)]
+struct Counts {
+    games: Option<usize>,
+    rounds: Option<usize>,
+    opening_seed: Option<u64>,
+}
+
+/// Reads one option other than `--engine` and `--each`.
+fn option(cfg: &mut MatchConfig, counts: &mut Counts, g: &Group) -> Result<(), String> {
+    match g.flag.as_str() {
+        "variant" => {
+            let v = single(g)?;
+            cfg.variant = Variant::from_name(v).ok_or(format!("unknown variant '{v}'"))?;
+        }
+        "games" => counts.games = Some(num("--games", single(g)?)?),
+        "rounds" => counts.rounds = Some(num("--rounds", single(g)?)?),
+        "concurrency" => cfg.concurrency = num("--concurrency", single(g)?)?,
+        "seed" => cfg.seed = num("--seed", single(g)?)?,
+        "event" => cfg.event = g.values.join(" "),
+        "timemargin" => cfg.timemargin_ms = num("--timemargin", single(g)?)?,
+        "stalltimeout" => cfg.stall_timeout_ms = num("--stalltimeout", single(g)?)?,
+        "ratinginterval" => cfg.ratinginterval = num("--ratinginterval", single(g)?)?,
+        "maxmoves" => cfg.maxmoves = Some(num("--maxmoves", single(g)?)?),
+        "recover" => {}
+        "pgnout" => cfg.pgnout = Some(pgnout(g)?),
+        "openings" => counts.opening_seed = openings(&mut cfg.openings, g)?.or(counts.opening_seed),
+        "sprt" => cfg.sprt = Some(sprt(g)?),
+        "draw" => cfg.draw = Some(draw(g)?),
+        "resign" => cfg.resign = Some(resign(g)?),
+        "output" => {
+            for (k, v) in key_values(g)? {
+                cfg.output = match (k.as_str(), v.as_str()) {
+                    ("format", "fastchess") => OutputFormat::Fastchess,
+                    ("format", "cutechess") => OutputFormat::Cutechess,
+                    _ => return Err(format!("--output: unknown {k} '{v}'")),
+                };
+            }
+        }
+        "report" => {
+            for (k, v) in key_values(g)? {
+                match k.as_str() {
+                    "penta" => cfg.report_penta = boolean("--report penta", &v)?,
+                    _ => return Err(format!("--report: unknown key '{k}'")),
+                }
+            }
+        }
+        other => {
+            return Err(format!(
+                "unknown option '{other}' (see strata match --help)"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// `--pgnout file=PATH` or `--pgnout PATH`.
+fn pgnout(g: &Group) -> Result<PathBuf, String> {
+    let mut file = None;
+    for v in &g.values {
+        match v.split_once('=') {
+            Some(("file", p)) => file = Some(PathBuf::from(p)),
+            Some((k, _)) => return Err(format!("--pgnout: unknown key '{k}'")),
+            None => file = Some(PathBuf::from(v)),
+        }
+    }
+    file.ok_or_else(|| "--pgnout: the file is missing".to_string())
+}
+
+/// `--openings ...` into `o`; returns the `seed=` it gave, if any.
+fn openings(o: &mut OpeningsConfig, g: &Group) -> Result<Option<u64>, String> {
+    let mut seed = None;
+    for (k, v) in key_values(g)? {
+        match k.as_str() {
+            "file" => {
+                o.pgn |= v.ends_with(".pgn");
+                o.file = Some(PathBuf::from(v));
+            }
+            "format" => match v.as_str() {
+                "pgn" => o.pgn = true,
+                "epd" | "fen" => o.pgn = false,
+                _ => return Err(format!("--openings: unknown format '{v}'")),
+            },
+            "order" => match v.as_str() {
+                "random" => o.random_order = true,
+                "sequential" => o.random_order = false,
+                _ => return Err(format!("--openings: unknown order '{v}'")),
+            },
+            "start" => o.start = num::<usize>("--openings start", &v)?.saturating_sub(1),
+            "plies" => o.plies = Some(num("--openings plies", &v)?),
+            "random-plies" => o.random_plies = num("--openings random-plies", &v)?,
+            "seed" => seed = Some(num("--openings seed", &v)?),
+            "policy" => {}
+            _ => return Err(format!("--openings: unknown key '{k}'")),
+        }
+    }
+    Ok(seed)
+}
+
+/// `--sprt elo0=E elo1=E alpha=A beta=B [model=...]`.
+fn sprt(g: &Group) -> Result<Sprt, String> {
+    let mut s = Sprt {
+        elo0: 0.0,
+        elo1: 5.0,
+        alpha: 0.05,
+        beta: 0.05,
+        model: SprtModel::Normalized,
+    };
+    for (k, v) in key_values(g)? {
+        let what = format!("--sprt {k}");
+        match k.as_str() {
+            "elo0" => s.elo0 = num(&what, &v)?,
+            "elo1" => s.elo1 = num(&what, &v)?,
+            "alpha" => s.alpha = num(&what, &v)?,
+            "beta" => s.beta = num(&what, &v)?,
+            "model" => s.model = v.parse()?,
+            _ => return Err(format!("--sprt: unknown key '{k}'")),
+        }
+    }
+    s.validate()?;
+    Ok(s)
+}
+
+/// `--draw movenumber=N movecount=N score=CP`.
+fn draw(g: &Group) -> Result<DrawAdjudication, String> {
+    let mut d = DrawAdjudication {
+        movenumber: 0,
+        movecount: 1,
+        score: 0,
+    };
+    for (k, v) in key_values(g)? {
+        let what = format!("--draw {k}");
+        match k.as_str() {
+            "movenumber" => d.movenumber = num(&what, &v)?,
+            "movecount" => d.movecount = num(&what, &v)?,
+            "score" => d.score = num(&what, &v)?,
+            _ => return Err(format!("--draw: unknown key '{k}'")),
+        }
+    }
+    Ok(d)
+}
+
+/// `--resign movecount=N score=CP [twosided=true]`.
+fn resign(g: &Group) -> Result<ResignAdjudication, String> {
+    let mut r = ResignAdjudication {
+        movecount: 1,
+        score: 1000,
+        twosided: false,
+    };
+    for (k, v) in key_values(g)? {
+        let what = format!("--resign {k}");
+        match k.as_str() {
+            "movecount" => r.movecount = num(&what, &v)?,
+            "score" => r.score = num::<i32>(&what, &v)?.abs(),
+            "twosided" => r.twosided = boolean(&what, &v)?,
+            _ => return Err(format!("--resign: unknown key '{k}'")),
+        }
+    }
+    Ok(r)
+}
+
+/// The engines, the number of games, and the checks that need every option read.
+fn finish(
+    mut cfg: MatchConfig,
+    counts: Counts,
+    each: &[(String, String)],
+    engines: &[Vec<(String, String)>],
+) -> Result<MatchConfig, String> {
+    if engines.len() != 2 {
         return Err(format!(
             "a match needs exactly two --engine options, got {}",
-            engines_kv.len()
+            engines.len()
         ));
     }
-    for kv in &engines_kv {
-        cfg.engines.push(engine(&each, kv)?);
+    for kv in engines {
+        cfg.engines.push(engine(each, kv)?);
     }
     if cfg.engines[0].name == cfg.engines[1].name {
         cfg.engines[1].name.push_str("-2");
     }
-    cfg.games = match (games, rounds) {
+    cfg.games = match (counts.games, counts.rounds) {
         (Some(g), Some(r)) => g * r,
         (Some(g), None) => g,
         (None, Some(r)) => 2 * r,
@@ -518,7 +553,7 @@ pub fn parse(args: &[String]) -> Result<Option<MatchConfig>, String> {
     if cfg.ratinginterval == 0 {
         cfg.ratinginterval = usize::MAX;
     }
-    if let Some(s) = opening_seed {
+    if let Some(s) = counts.opening_seed {
         cfg.seed = s;
     }
     if let Some(s) = &cfg.sprt
@@ -527,7 +562,7 @@ pub fn parse(args: &[String]) -> Result<Option<MatchConfig>, String> {
         // BayesElo has no pentanomial form (as in fastchess).
         cfg.report_penta = false;
     }
-    Ok(Some(cfg))
+    Ok(cfg)
 }
 
 #[cfg(test)]

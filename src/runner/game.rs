@@ -4,15 +4,16 @@
 //! draw and resign adjudication by the engines' scores.
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant, SystemTime};
+use std::time::{Duration, SystemTime};
 
 use super::args::{DrawAdjudication, EngineConfig, Limits, ResignAdjudication};
 use super::openings::Opening;
 use super::player::{Player, Reply, SearchInfo, Turn};
+use super::referee::{Ending, RecordIds, Referee};
 use super::seats::{team_name, team_of};
 use super::stats::Outcome;
+use crate::rules::Variant;
 use crate::rules::piece::Colour;
-use crate::rules::{AnyGame, Game, GameEnd, MoveError, Variant};
 
 /// How a game ended, as the PGN `Termination` tag names it (cutechess's values).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -214,15 +215,6 @@ pub fn go_command(
     go
 }
 
-/// The move number (the FEN's last field).
-fn move_number(game: &AnyGame) -> u32 {
-    game.fen()
-        .split_whitespace()
-        .last()
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(1)
-}
-
 /// Per-engine runs of scores for adjudication.
 #[derive(Default)]
 struct ScoreRuns {
@@ -248,6 +240,57 @@ impl ScoreRuns {
             step(&mut self.drawish[engine], score.abs() <= d.score);
         }
     }
+
+    /// The adjudication, if any, after engine `engine` (on `seats`) moved and `moves` moves
+    /// (opening moves included) have been played by `colours` colours.
+    fn adjudicate(
+        &self,
+        adj: &Adjudication,
+        engine: usize,
+        seats: &[usize],
+        moves: usize,
+        colours: usize,
+    ) -> Option<Ending> {
+        if let Some(r) = adj.resign
+            && self.losing[engine] >= r.movecount
+            && (!r.twosided || self.winning[1 - engine] >= r.movecount)
+        {
+            let team = team_of(seats, engine);
+            return Some(Ending {
+                result: GameResult::Win(1 - team),
+                termination: Termination::Adjudication,
+                reason: format!("{} resigns", team_name(colours, team)),
+            });
+        }
+        let full_moves = (moves / colours) as u32;
+        let draw = |reason: &str| Ending {
+            result: GameResult::Draw,
+            termination: Termination::Adjudication,
+            reason: reason.to_string(),
+        };
+        if let Some(d) = adj.draw
+            && full_moves >= d.movenumber
+            && self.drawish.iter().all(|&r| r >= d.movecount)
+        {
+            return Some(draw("Draw by adjudication"));
+        }
+        if adj.maxmoves.is_some_and(|m| full_moves >= m) {
+            return Some(draw("Draw by adjudication: move limit"));
+        }
+        None
+    }
+}
+
+/// Gets every player ready for game `id`, restarting one that fails once.
+fn prepare_players(players: &mut [Box<dyn Player>], id: u64) -> Result<(), String> {
+    for (e, p) in players.iter_mut().enumerate() {
+        if let Err(first) = p.new_game(id) {
+            tracing::warn!(engine = e, "{first}: restarting");
+            p.restart()?;
+            p.new_game(id)?;
+        }
+    }
+    Ok(())
 }
 
 /// Plays one game. `Ok(None)` when `stop` was raised (the game is abandoned unscored);
@@ -258,219 +301,90 @@ pub fn play(
     stop: &AtomicBool,
 ) -> Result<Option<GameRecord>, String> {
     let started = SystemTime::now();
-    let clock_start = Instant::now();
-    let n = spec.variant.colours();
-    let mut game = match &spec.opening.fen {
-        Some(f) => AnyGame::from_fen(spec.variant, f)?,
-        None => AnyGame::startpos(spec.variant),
-    };
-    let start_fen = game.fen();
-    let standard = AnyGame::startpos(spec.variant).fen();
-    let mut moves: Vec<PlayedMove> = Vec::new();
-    for m in &spec.opening.moves {
-        let mv = game
-            .parse_move(m)
-            .map_err(|e| format!("opening: {e} in {start_fen}"))?;
-        moves.push(PlayedMove {
-            name: m.clone(),
-            colour: game.side_to_move(),
-            number: move_number(&game),
-            book: true,
-            info: SearchInfo::default(),
-            time_ms: 0,
-        });
-        game.make(mv);
-    }
+    let colours = spec.variant.colours();
     let cfg = |c: usize| &spec.engines[spec.seats[c]];
-    let limits: Vec<Limits> = (0..n).map(|c| cfg(c).limits).collect();
-    let mut clocks: Vec<i64> = limits
-        .iter()
-        .map(|l| l.tc.map_or(0, |t| t.base_ms as i64))
-        .collect();
-    let mut made = vec![0u32; n];
-    for (e, p) in players.iter_mut().enumerate() {
-        if let Err(first) = p.new_game(spec.id) {
-            tracing::warn!(engine = e, "{first}: restarting");
-            p.restart()?;
-            p.new_game(spec.id)?;
-        }
-    }
-    let position_head = match &spec.opening.fen {
-        Some(f) => format!("position fen {f}"),
-        None => "position startpos".to_string(),
-    };
+    let limits = (0..colours).map(|c| cfg(c).limits).collect();
+    let mut referee = Referee::new(spec.variant, spec.opening, limits)?;
+    prepare_players(players, spec.id)?;
     let mut runs = ScoreRuns::default();
-    let adj = spec.adjudication;
-    let colour_name = |c: usize| Colour(c as u8).name();
-    let (result, termination, reason) = loop {
+    let ending = loop {
         if stop.load(Ordering::Relaxed) {
             return Ok(None);
         }
-        if let Some(end) = game.outcome() {
-            break match end {
-                GameEnd::Win { winner, reason } => (
-                    GameResult::Win(winner),
-                    Termination::Normal,
-                    format!("{} wins by {reason}", team_name(n, winner)),
-                ),
-                GameEnd::Draw { reason } => (
-                    GameResult::Draw,
-                    Termination::Normal,
-                    format!("Draw by {reason}"),
-                ),
-            };
+        if let Some(end) = referee.outcome() {
+            break end;
         }
-        let c = game.side_to_move().idx();
-        let e = spec.seats[c];
-        let lim = limits[c];
-        let margin = cfg(c).timemargin_ms.unwrap_or(spec.default_margin_ms);
-        let loser = GameResult::Win(1 - Colour(c as u8).team());
-        let position = if moves.is_empty() {
-            position_head.clone()
-        } else {
-            let names: Vec<&str> = moves.iter().map(|m| m.name.as_str()).collect();
-            format!("{position_head} moves {}", names.join(" "))
-        };
-        let go = go_command(&limits, &clocks, &made, c);
-        let wait_ms = match (lim.tc, lim.movetime_ms) {
-            (Some(_), _) => clocks[c].max(0) as u64 + margin,
-            (None, Some(mt)) => mt + margin,
-            (None, None) => spec.stall_timeout.as_millis() as u64,
-        };
+        let colour = referee.to_move();
+        let e = spec.seats[colour.idx()];
+        let margin = cfg(colour.idx())
+            .timemargin_ms
+            .unwrap_or(spec.default_margin_ms);
+        let wait_ms = referee
+            .time_allowed_ms(margin)
+            .unwrap_or(spec.stall_timeout.as_millis() as u64);
         let answer = players[e].think(&Turn {
-            game: &game,
-            position: &position,
-            go: &go,
+            game: referee.game(),
+            position: &referee.position_command(),
+            go: &referee.go_command(),
             wait: Duration::from_millis(wait_ms),
         });
         let elapsed_ms = answer.elapsed.as_millis() as u64;
         match answer.reply {
             Reply::Timeout => {
                 players[e].recover()?;
-                break if lim.timed() {
-                    (
-                        loser,
+                let name = colour.name();
+                break if referee.limits(colour).timed() {
+                    Ending::loss(
+                        colour,
                         Termination::TimeForfeit,
-                        format!("{} loses on time", colour_name(c)),
+                        format!("{name} loses on time"),
                     )
                 } else {
-                    (
-                        loser,
+                    Ending::loss(
+                        colour,
                         Termination::Stalled,
-                        format!("{}'s connection stalls", colour_name(c)),
+                        format!("{name}'s connection stalls"),
                     )
                 };
             }
             Reply::Crashed => {
                 players[e].restart()?;
-                break (
-                    loser,
+                break Ending::loss(
+                    colour,
                     Termination::Abandoned,
-                    format!("{} disconnects", colour_name(c)),
+                    format!("{} disconnects", colour.name()),
                 );
             }
             Reply::Move(name) => {
-                let late = match (lim.tc, lim.movetime_ms) {
-                    (Some(_), _) => elapsed_ms as i64 > clocks[c] + margin as i64,
-                    (None, Some(mt)) => elapsed_ms > mt + margin,
-                    (None, None) => false,
-                };
-                if late {
-                    break (
-                        loser,
-                        Termination::TimeForfeit,
-                        format!("{} loses on time", colour_name(c)),
-                    );
+                if let Err(end) = referee.charge_time(elapsed_ms, margin) {
+                    break end;
                 }
-                if let Some(tc) = lim.tc {
-                    clocks[c] -= elapsed_ms as i64;
-                    clocks[c] += tc.inc_ms as i64;
-                    made[c] += 1;
-                    if tc.moves.is_some_and(|m| made[c].is_multiple_of(m)) {
-                        clocks[c] += tc.base_ms as i64;
-                    }
+                if let Err(end) = referee.play(&name, answer.info, elapsed_ms) {
+                    break end;
                 }
-                let mv = match game.parse_move(&name) {
-                    Ok(mv) => mv,
-                    Err(err) => {
-                        let what = match err {
-                            MoveError::Malformed(s) => format!("an unparsable move: '{s}'"),
-                            MoveError::Illegal(s) => format!("an illegal move: {s}"),
-                        };
-                        break (
-                            loser,
-                            Termination::IllegalMove,
-                            format!("{} makes {what}", colour_name(c)),
-                        );
-                    }
-                };
-                moves.push(PlayedMove {
-                    name,
-                    colour: game.side_to_move(),
-                    number: move_number(&game),
-                    book: false,
-                    info: answer.info,
-                    time_ms: elapsed_ms,
-                });
-                game.make(mv);
-                runs.add(e, &answer.info, &adj);
-                if game.outcome().is_some() {
+                runs.add(e, &answer.info, &spec.adjudication);
+                if referee.outcome().is_some() {
                     continue;
                 }
-                if let Some(r) = adj.resign
-                    && runs.losing[e] >= r.movecount
-                    && (!r.twosided || runs.winning[1 - e] >= r.movecount)
+                let played = referee.moves().len();
+                if let Some(end) =
+                    runs.adjudicate(&spec.adjudication, e, &spec.seats, played, colours)
                 {
-                    let team = team_of(&spec.seats, e);
-                    break (
-                        GameResult::Win(1 - team),
-                        Termination::Adjudication,
-                        format!("{} resigns", team_name(n, team)),
-                    );
-                }
-                let full_moves = (moves.len() / n) as u32;
-                if let Some(d) = adj.draw
-                    && full_moves >= d.movenumber
-                    && runs.drawish.iter().all(|&r| r >= d.movecount)
-                {
-                    break (
-                        GameResult::Draw,
-                        Termination::Adjudication,
-                        "Draw by adjudication".to_string(),
-                    );
-                }
-                if adj.maxmoves.is_some_and(|m| full_moves >= m) {
-                    break (
-                        GameResult::Draw,
-                        Termination::Adjudication,
-                        "Draw by adjudication: move limit".to_string(),
-                    );
+                    break end;
                 }
             }
         }
     };
-    Ok(Some(GameRecord {
-        id: spec.id,
-        round: spec.round,
-        variant: spec.variant,
-        custom_start: start_fen != standard,
-        start_fen,
-        seats: spec.seats.clone(),
-        names: (0..n).map(|c| cfg(c).name.clone()).collect(),
-        time_controls: (0..n)
-            .map(|c| {
-                let l = cfg(c).limits;
-                if l.any() { l.to_string() } else { "-".into() }
-            })
-            .collect(),
-        moves,
-        result,
-        termination,
-        reason,
-        final_fen: game.fen(),
-        started,
-        duration: clock_start.elapsed(),
-    }))
+    Ok(Some(referee.finish(
+        ending,
+        RecordIds {
+            id: spec.id,
+            round: spec.round,
+            seats: spec.seats.clone(),
+            names: (0..colours).map(|c| cfg(c).name.clone()).collect(),
+            started,
+        },
+    )))
 }
 
 #[cfg(test)]

@@ -10,7 +10,8 @@
 //! - [`engine`]: an engine process (handshake, `go` with time accounting, restart).
 //! - [`builtin`]: the in-process `random` and `greedy` players.
 //! - [`player`]: the interface both kinds of player share with the referee.
-//! - [`game`]: one game and its referee.
+//! - [`referee`]: a game in progress: position, moves, clocks, move checking, endings.
+//! - [`game`]: one game of a match, played through a referee.
 //! - [`seats`]: colours, teams and the seat rotation.
 //! - [`openings`], [`pgn`]: where games start, how they are recorded.
 //! - [`stats`]: Elo, LOS, pentanomial counts, SPRT.
@@ -24,6 +25,7 @@ pub mod limits;
 pub mod openings;
 pub mod pgn;
 pub mod player;
+pub mod referee;
 pub mod report;
 pub mod seats;
 pub mod stats;

@@ -1,0 +1,276 @@
+//! The referee of one game: the position, the moves so far and every colour's clock. It
+//! checks each move a player names with the rules layer, charges its thinking time, and says
+//! when and why the game is over by the rules, by time or by an illegal move. The match
+//! runner ([`super::game::play`]) and the GUI server play their games through it; what a
+//! referee cannot see (crashes, stalls, adjudication by scores, resignations) its callers
+//! decide.
+
+use super::args::Limits;
+use super::game::{GameRecord, GameResult, PlayedMove, Termination, go_command};
+use super::openings::Opening;
+use super::player::SearchInfo;
+use super::seats::team_name;
+use crate::rules::piece::Colour;
+use crate::rules::{AnyGame, Game, GameEnd, MoveError, Variant};
+
+/// How a game ended: its result, the PGN termination, and the reason in words.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ending {
+    /// The result.
+    pub result: GameResult,
+    /// The PGN `Termination`.
+    pub termination: Termination,
+    /// Why, in words: `White wins by checkmate`, `Black loses on time`, ...
+    pub reason: String,
+}
+
+impl Ending {
+    /// The game ends as the rules decide.
+    pub fn by_rules(end: GameEnd, colours: usize) -> Ending {
+        match end {
+            GameEnd::Win { winner, reason } => Ending {
+                result: GameResult::Win(winner),
+                termination: Termination::Normal,
+                reason: format!("{} wins by {reason}", team_name(colours, winner)),
+            },
+            GameEnd::Draw { reason } => Ending {
+                result: GameResult::Draw,
+                termination: Termination::Normal,
+                reason: format!("Draw by {reason}"),
+            },
+        }
+    }
+
+    /// `colour` loses the game: its team's opponents win, for `termination`; `reason` says
+    /// why in words (`White loses on time`).
+    pub fn loss(colour: Colour, termination: Termination, reason: String) -> Ending {
+        Ending {
+            result: GameResult::Win(1 - colour.team()),
+            termination,
+            reason,
+        }
+    }
+}
+
+/// A game in progress.
+pub struct Referee {
+    variant: Variant,
+    game: AnyGame,
+    start_fen: String,
+    custom_start: bool,
+    position_head: String,
+    moves: Vec<PlayedMove>,
+    /// Each colour's limits (clock, time per move, depth, nodes).
+    limits: Vec<Limits>,
+    /// Each colour's time left in ms (may go below zero: an overrun within the margin).
+    clocks: Vec<i64>,
+    /// Each colour's moves made, for `moves/` periods.
+    made: Vec<u32>,
+}
+
+/// The move number (the FEN's last field).
+fn move_number(game: &AnyGame) -> u32 {
+    game.fen()
+        .split_whitespace()
+        .last()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(1)
+}
+
+impl Referee {
+    /// A game of `variant` from `opening` (its position, then its moves, checked and recorded
+    /// as book moves), each colour playing under `limits[colour]`.
+    pub fn new(variant: Variant, opening: &Opening, limits: Vec<Limits>) -> Result<Self, String> {
+        let mut game = match &opening.fen {
+            Some(f) => AnyGame::from_fen(variant, f)?,
+            None => AnyGame::startpos(variant),
+        };
+        let start_fen = game.fen();
+        let custom_start = start_fen != AnyGame::startpos(variant).fen();
+        let mut moves = Vec::new();
+        for m in &opening.moves {
+            let mv = game
+                .parse_move(m)
+                .map_err(|e| format!("opening: {e} in {start_fen}"))?;
+            moves.push(PlayedMove {
+                name: m.clone(),
+                colour: game.side_to_move(),
+                number: move_number(&game),
+                book: true,
+                info: SearchInfo::default(),
+                time_ms: 0,
+            });
+            game.make(mv);
+        }
+        let clocks = limits
+            .iter()
+            .map(|l| l.tc.map_or(0, |t| t.base_ms as i64))
+            .collect();
+        Ok(Referee {
+            variant,
+            position_head: match &opening.fen {
+                Some(f) => format!("position fen {f}"),
+                None => "position startpos".to_string(),
+            },
+            made: vec![0; limits.len()],
+            game,
+            start_fen,
+            custom_start,
+            moves,
+            limits,
+            clocks,
+        })
+    }
+
+    /// The current position.
+    pub fn game(&self) -> &AnyGame {
+        &self.game
+    }
+
+    /// The moves so far, opening moves included.
+    pub fn moves(&self) -> &[PlayedMove] {
+        &self.moves
+    }
+
+    /// The colour to move.
+    pub fn to_move(&self) -> Colour {
+        self.game.side_to_move()
+    }
+
+    /// `colour`'s time left in ms.
+    pub fn clock_ms(&self, colour: Colour) -> i64 {
+        self.clocks[colour.idx()]
+    }
+
+    /// `colour`'s limits.
+    pub fn limits(&self, colour: Colour) -> Limits {
+        self.limits[colour.idx()]
+    }
+
+    /// The `position ...` command for the current position (the start, then every move).
+    pub fn position_command(&self) -> String {
+        if self.moves.is_empty() {
+            return self.position_head.clone();
+        }
+        let names: Vec<&str> = self.moves.iter().map(|m| m.name.as_str()).collect();
+        format!("{} moves {}", self.position_head, names.join(" "))
+    }
+
+    /// The `go ...` command for the colour to move.
+    pub fn go_command(&self) -> String {
+        go_command(&self.limits, &self.clocks, &self.made, self.to_move().idx())
+    }
+
+    /// The ending the rules declare in the current position, if any.
+    pub fn outcome(&self) -> Option<Ending> {
+        self.game
+            .outcome()
+            .map(|end| Ending::by_rules(end, self.variant.colours()))
+    }
+
+    /// How long the colour to move may think, in ms, before it loses on time (or, with no
+    /// clock, `None`): its clock or its time per move, plus `margin_ms`.
+    pub fn time_allowed_ms(&self, margin_ms: u64) -> Option<u64> {
+        let c = self.to_move().idx();
+        match (self.limits[c].tc, self.limits[c].movetime_ms) {
+            (Some(_), _) => Some(self.clocks[c].max(0) as u64 + margin_ms),
+            (None, Some(mt)) => Some(mt + margin_ms),
+            (None, None) => None,
+        }
+    }
+
+    /// Charges `elapsed_ms` of thinking to the colour to move (with the increment and a new
+    /// period where the time control has them). A move later than its time allows (plus
+    /// `margin_ms`) loses on time instead, and the clock is left as it was.
+    pub fn charge_time(&mut self, elapsed_ms: u64, margin_ms: u64) -> Result<(), Ending> {
+        let colour = self.to_move();
+        let c = colour.idx();
+        let lim = self.limits[c];
+        let late = match (lim.tc, lim.movetime_ms) {
+            (Some(_), _) => elapsed_ms as i64 > self.clocks[c] + margin_ms as i64,
+            (None, Some(mt)) => elapsed_ms > mt + margin_ms,
+            (None, None) => false,
+        };
+        if late {
+            return Err(Ending::loss(
+                colour,
+                Termination::TimeForfeit,
+                format!("{} loses on time", colour.name()),
+            ));
+        }
+        if let Some(tc) = lim.tc {
+            self.clocks[c] += tc.inc_ms as i64 - elapsed_ms as i64;
+            self.made[c] += 1;
+            if tc.moves.is_some_and(|m| self.made[c].is_multiple_of(m)) {
+                self.clocks[c] += tc.base_ms as i64;
+            }
+        }
+        Ok(())
+    }
+
+    /// Plays the move the colour to move named, with what its engine said and the time it
+    /// took. An unparsable or illegal move loses the game.
+    pub fn play(&mut self, name: &str, info: SearchInfo, time_ms: u64) -> Result<(), Ending> {
+        let colour = self.to_move();
+        let mv = self.game.parse_move(name).map_err(|err| {
+            let what = match err {
+                MoveError::Malformed(s) => format!("an unparsable move: '{s}'"),
+                MoveError::Illegal(s) => format!("an illegal move: {s}"),
+            };
+            Ending::loss(
+                colour,
+                Termination::IllegalMove,
+                format!("{} makes {what}", colour.name()),
+            )
+        })?;
+        self.moves.push(PlayedMove {
+            name: name.to_string(),
+            colour,
+            number: move_number(&self.game),
+            book: false,
+            info,
+            time_ms,
+        });
+        self.game.make(mv);
+        Ok(())
+    }
+
+    /// The record of the finished game.
+    pub fn finish(self, ending: Ending, ids: RecordIds) -> GameRecord {
+        GameRecord {
+            id: ids.id,
+            round: ids.round,
+            variant: self.variant,
+            custom_start: self.custom_start,
+            start_fen: self.start_fen,
+            seats: ids.seats,
+            names: ids.names,
+            time_controls: self
+                .limits
+                .iter()
+                .map(|l| if l.any() { l.to_string() } else { "-".into() })
+                .collect(),
+            final_fen: self.game.fen(),
+            moves: self.moves,
+            result: ending.result,
+            termination: ending.termination,
+            reason: ending.reason,
+            started: ids.started,
+            duration: ids.started.elapsed().unwrap_or_default(),
+        }
+    }
+}
+
+/// What a game record holds besides the game itself.
+pub struct RecordIds {
+    /// Game number (1-based).
+    pub id: u64,
+    /// Round (1-based).
+    pub round: usize,
+    /// The engine in each seat.
+    pub seats: Vec<usize>,
+    /// The player in each seat.
+    pub names: Vec<String>,
+    /// When the game started.
+    pub started: std::time::SystemTime,
+}
