@@ -9,6 +9,7 @@
 use std::sync::LazyLock;
 
 use super::geometry::centrality;
+use super::standard::record;
 use super::{Evaluate, Score, Trace};
 use crate::rules::bitset::{BitSet, Cell};
 use crate::rules::chess::ChessPosition;
@@ -187,29 +188,56 @@ fn pawn_attacks(pawns: Bb, colour: Colour) -> Bb {
 impl ChessPosition {
     /// One side's evaluation terms (for White's point of view when `us` is White).
     fn side_terms<T: Trace>(&self, us: Colour, trace: &mut T, phase_sum: &mut i32) -> Score {
+        let p = self.piece_terms(us, phase_sum);
+        let pawns = self.pawn_structure(us);
+        let pieces = self.piece_bonuses(us);
+        let shield = self.king_shield(us);
+        let mut pressure = Score::default();
+        if p.attackers >= 2 && self.board().pieces(kind::QUEEN, us).any() {
+            let danger = p.attack_weight * p.attackers;
+            pressure = Score(
+                (danger * danger / KING_ATTACK_DIVISOR).min(KING_ATTACK_MAX),
+                0,
+            );
+        }
+        let mut pole = Score::default();
+        if self.is_pole() && self.pole_in_hand(us) {
+            pole = if self.poles_available() {
+                POLE_AVAILABLE
+            } else {
+                POLE_IN_HAND
+            };
+        }
+        record(trace, "material", us, p.material);
+        record(trace, "piece-square", us, p.pst);
+        record(trace, "mobility", us, p.mobility);
+        record(trace, "pawns", us, pawns);
+        record(trace, "pieces", us, pieces);
+        record(trace, "king shield", us, shield);
+        record(trace, "king attack", us, pressure);
+        if self.is_pole() {
+            record(trace, "pole in hand", us, pole);
+        }
+        p.material + p.pst + p.mobility + pawns + pieces + shield + pressure + pole
+    }
+
+    /// Material, piece-square terms and mobility of `us`'s pieces, and how they bear on the
+    /// enemy King's zone (the King attack is `us`'s credit, counted on `us`'s side).
+    fn piece_terms(&self, us: Colour, phase_sum: &mut i32) -> PieceTerms {
         let e = &*EVAL;
         let b = self.board();
         let them = us.flip();
         let occ = b.occupied();
-        let own = b.colour(us);
-        let our_pawns = b.pieces(kind::PAWN, us);
-        let their_pawns = b.pieces(kind::PAWN, them);
-        let their_pawn_attacks = pawn_attacks(their_pawns, them);
-        let mobility_area = TABLES.geo.all().and_not(own | their_pawn_attacks);
+        let their_pawn_attacks = pawn_attacks(b.pieces(kind::PAWN, them), them);
+        let mobility_area = TABLES.geo.all().and_not(b.colour(us) | their_pawn_attacks);
         let their_king = self.king_square(them);
         let king_zone = TABLES.king[their_king] | BitSet::from_cell(their_king);
-
-        let mut material = Score::default();
-        let mut pst = Score::default();
-        let mut mobility = Score::default();
-        let mut attackers = 0;
-        let mut attack_weight = 0;
+        let mut t = PieceTerms::default();
         for k in 0..5u8 {
-            let pieces = b.pieces(k, us);
-            for sq in pieces {
-                material += MATERIAL[k as usize];
+            for sq in b.pieces(k, us) {
+                t.material += MATERIAL[k as usize];
                 *phase_sum += PHASE[k as usize];
-                pst += e.pst[k as usize][relative(sq, us)];
+                t.pst += e.pst[k as usize][relative(sq, us)];
                 let att = match k {
                     kind::KNIGHT => TABLES.knight[sq],
                     kind::BISHOP => bishop_attacks(&TABLES, sq, occ),
@@ -221,36 +249,47 @@ impl ChessPosition {
                 };
                 let mob = (att & mobility_area).len() as i32;
                 let (weight, neutral) = MOBILITY[k as usize - 1];
-                mobility += weight * (mob - neutral);
+                t.mobility += weight * (mob - neutral);
                 if att.intersects(king_zone) {
-                    attackers += 1;
-                    attack_weight +=
+                    t.attackers += 1;
+                    t.attack_weight +=
                         KING_ATTACK_WEIGHT[k as usize] * (att & king_zone).len() as i32;
                 }
             }
         }
-        let ksq = self.king_square(us);
-        pst += e.pst[kind::KING as usize][relative(ksq, us)];
+        t.pst += e.pst[kind::KING as usize][relative(self.king_square(us), us)];
+        t
+    }
 
-        // Pawn structure.
+    /// Passed, isolated and doubled pawns.
+    fn pawn_structure(&self, us: Colour) -> Score {
+        let e = &*EVAL;
+        let our_pawns = self.board().pieces(kind::PAWN, us);
+        let their_pawns = self.board().pieces(kind::PAWN, us.flip());
         let mut pawns = Score::default();
         for sq in our_pawns {
-            let file = sq % 8;
             if !e.passed_span[us.idx()][sq].intersects(their_pawns) {
                 pawns += PASSED[relative(sq, us) / 8];
             }
-            if !e.adjacent[file].intersects(our_pawns) {
+            if !e.adjacent[sq % 8].intersects(our_pawns) {
                 pawns += ISOLATED;
             }
         }
-        for f in 0..8 {
-            let n = (e.files[f] & our_pawns).len() as i32;
+        for file in e.files {
+            let n = (file & our_pawns).len() as i32;
             if n > 1 {
                 pawns += DOUBLED * (n - 1);
             }
         }
+        pawns
+    }
 
-        // Pieces.
+    /// The Bishop pair, and Rooks on open and semi-open files.
+    fn piece_bonuses(&self, us: Colour) -> Score {
+        let e = &*EVAL;
+        let b = self.board();
+        let our_pawns = b.pieces(kind::PAWN, us);
+        let their_pawns = b.pieces(kind::PAWN, us.flip());
         let mut pieces = Score::default();
         if b.pieces(kind::BISHOP, us).more_than_one() {
             pieces += BISHOP_PAIR;
@@ -265,70 +304,40 @@ impl ChessPosition {
                 };
             }
         }
-
-        // King safety (middlegame only): the shield of own pawns, and the enemy's pressure is
-        // counted on the other side's terms (attackers of *their* King are our credit).
-        let mut safety = Score::default();
-        let shield_rank = if us == Colour::WHITE { 1..=2 } else { 5..=6 };
-        if shield_rank.contains(&(ksq / 8)) || ksq / 8 == if us == Colour::WHITE { 0 } else { 7 } {
-            let files = e.files[ksq % 8] | e.adjacent[ksq % 8];
-            let front = e.passed_span[us.idx()][ksq] & files;
-            let shield =
-                (front & our_pawns & (TABLES.king[ksq] | pawn_step_zone(ksq, us))).len() as i32;
-            safety += Score(SHIELD_PAWN * shield.min(SHIELD_MAX), 0);
-            if !e.files[ksq % 8].intersects(our_pawns) {
-                safety += Score(KING_OPEN_FILE, 0);
-            }
-        }
-        let mut pressure = Score::default();
-        if attackers >= 2 && b.pieces(kind::QUEEN, us).any() {
-            let danger = attack_weight * attackers;
-            pressure += Score(
-                (danger * danger / KING_ATTACK_DIVISOR).min(KING_ATTACK_MAX),
-                0,
-            );
-        }
-
-        let mut pole = Score::default();
-        if self.is_pole() && self.pole_in_hand(us) {
-            pole += if self.poles_available() {
-                POLE_AVAILABLE
-            } else {
-                POLE_IN_HAND
-            };
-        }
-
-        trace.term(
-            "material",
-            if us == Colour::WHITE {
-                material
-            } else {
-                Score::default()
-            },
-            if us == Colour::WHITE {
-                Score::default()
-            } else {
-                material
-            },
-        );
-        let put = |trace: &mut T, name, s: Score| {
-            if us == Colour::WHITE {
-                trace.term(name, s, Score::default());
-            } else {
-                trace.term(name, Score::default(), s);
-            }
-        };
-        put(trace, "piece-square", pst);
-        put(trace, "mobility", mobility);
-        put(trace, "pawns", pawns);
-        put(trace, "pieces", pieces);
-        put(trace, "king shield", safety);
-        put(trace, "king attack", pressure);
-        if self.is_pole() {
-            put(trace, "pole in hand", pole);
-        }
-        material + pst + mobility + pawns + pieces + safety + pressure + pole
+        pieces
     }
+
+    /// The shield of own pawns in front of a King on its first three ranks, and an open
+    /// file in front of it (middlegame only).
+    fn king_shield(&self, us: Colour) -> Score {
+        let e = &*EVAL;
+        let our_pawns = self.board().pieces(kind::PAWN, us);
+        let ksq = self.king_square(us);
+        let home = if us == Colour::WHITE { 0..=2 } else { 5..=7 };
+        if !home.contains(&(ksq / 8)) {
+            return Score::default();
+        }
+        let files = e.files[ksq % 8] | e.adjacent[ksq % 8];
+        let front = e.passed_span[us.idx()][ksq] & files;
+        let shield =
+            (front & our_pawns & (TABLES.king[ksq] | pawn_step_zone(ksq, us))).len() as i32;
+        let mut safety = Score(SHIELD_PAWN * shield.min(SHIELD_MAX), 0);
+        if !e.files[ksq % 8].intersects(our_pawns) {
+            safety += Score(KING_OPEN_FILE, 0);
+        }
+        safety
+    }
+}
+
+/// Material, piece-square terms and mobility of one side's pieces, and their attacks on the
+/// enemy King's zone.
+#[derive(Default)]
+struct PieceTerms {
+    material: Score,
+    pst: Score,
+    mobility: Score,
+    attackers: i32,
+    attack_weight: i32,
 }
 
 /// The two squares in front of the King (its shield zone beyond the adjacent squares).

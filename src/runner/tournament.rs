@@ -3,10 +3,10 @@
 //! and results, writing the PGN, and stopping early when the SPRT decides.
 
 use std::collections::HashMap;
-use std::fs::OpenOptions;
+use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc::channel;
+use std::sync::mpsc::{Sender, channel};
 use std::time::Duration;
 
 use super::args::{EngineConfig, EngineKind, MatchConfig};
@@ -75,6 +75,183 @@ fn probe(cfg: &MatchConfig, timeout: Duration) -> Result<[(String, String); 2], 
     Ok(out)
 }
 
+/// The results header: names, limits, threads, hash and the openings.
+fn header(cfg: &MatchConfig, th: [(String, String); 2], openings: &Openings) -> Header {
+    let [(t0, h0), (t1, h1)] = th;
+    Header {
+        names: [cfg.engines[0].name.clone(), cfg.engines[1].name.clone()],
+        tc: [0, 1].map(|i| {
+            let l = cfg.engines[i].limits;
+            if l.any() { l.to_string() } else { "-".into() }
+        }),
+        threads: [t0, t1],
+        hash: [h0, h1],
+        book: openings.description().to_string(),
+    }
+}
+
+/// What the game threads share: the next game to play and the stop flag.
+struct Queue {
+    next: AtomicUsize,
+    stop: AtomicBool,
+}
+
+/// One game thread: starts its own players, plays games off the queue until none is left
+/// or the match stops, and reports each game as an [`Event`].
+fn game_thread(
+    cfg: &MatchConfig,
+    queue: &Queue,
+    openings: &Openings,
+    timeout: Duration,
+    tx: Sender<Event>,
+) {
+    let fail = |err: String| {
+        queue.stop.store(true, Ordering::Relaxed);
+        let _ = tx.send(Event::Failed(err));
+    };
+    let mut players: Vec<Box<dyn Player>> = Vec::new();
+    let adjudication = Adjudication {
+        draw: cfg.draw,
+        resign: cfg.resign,
+        maxmoves: cfg.maxmoves,
+    };
+    while !queue.stop.load(Ordering::Relaxed) {
+        let i = queue.next.fetch_add(1, Ordering::Relaxed);
+        if i >= cfg.games {
+            break;
+        }
+        // The players start with the thread's first game (not at all if there is none).
+        if players.is_empty() {
+            for (k, e) in cfg.engines.iter().enumerate() {
+                let seed = cfg.seed.wrapping_mul(31).wrapping_add(k as u64);
+                match start_player(e, cfg.variant, seed, timeout) {
+                    Ok(p) => players.push(p),
+                    Err(err) => return fail(err),
+                }
+            }
+        }
+        let seats = seats(cfg.variant, i);
+        let opening = openings.get(i / 2);
+        let spec = GameSpec {
+            id: i as u64 + 1,
+            round: i / 2 + 1,
+            variant: cfg.variant,
+            opening: &opening,
+            seats: seats.clone(),
+            engines: &cfg.engines,
+            default_margin_ms: cfg.timemargin_ms,
+            stall_timeout: timeout,
+            adjudication,
+        };
+        let _ = tx.send(Event::Started {
+            id: spec.id,
+            white: cfg.engines[seats[0]].name.clone(),
+            black: cfg.engines[seats[1]].name.clone(),
+        });
+        match play(&spec, &mut players, &queue.stop) {
+            Ok(Some(rec)) => {
+                let _ = tx.send(Event::Finished(Box::new(rec)));
+            }
+            Ok(None) => break,
+            Err(err) => {
+                fail(err);
+                break;
+            }
+        }
+    }
+    for p in players {
+        p.close();
+    }
+}
+
+/// Everything the match collects from its game threads, in one place.
+struct Collector<'a> {
+    cfg: &'a MatchConfig,
+    rep: Reporter<'a>,
+    pgn_file: Option<File>,
+    tally: Tally,
+    first_of_pair: HashMap<usize, Outcome>,
+    records: Option<Vec<GameRecord>>,
+    finished: usize,
+    sprt_result: Option<(f64, SprtState)>,
+    error: Option<String>,
+}
+
+impl Collector<'_> {
+    /// Takes one event; returns true when the SPRT has decided (the match should stop).
+    fn take(&mut self, ev: Event) -> bool {
+        match ev {
+            Event::Started { id, white, black } => {
+                self.rep.started(id, self.cfg.games, &white, &black)
+            }
+            Event::Failed(e) => {
+                self.rep.note(&format!("Error: {e}; the match stops"));
+                self.error.get_or_insert(e);
+            }
+            // A game finishing after the SPRT decided is not counted.
+            Event::Finished(rec) if self.sprt_result.is_none() => return self.finished(*rec),
+            Event::Finished(_) => {}
+        }
+        false
+    }
+
+    fn finished(&mut self, rec: GameRecord) -> bool {
+        self.finished += 1;
+        self.rep.finished(&rec);
+        if let Some(f) = self.pgn_file.as_mut()
+            && let Err(e) = f.write_all(pgn::write_game(&rec, &self.cfg.event).as_bytes())
+        {
+            self.rep
+                .note(&format!("Warning: cannot write the PGN: {e}"));
+        }
+        self.tally.add(&rec);
+        let pair = (rec.id as usize - 1) / 2;
+        let o = rec.outcome_for(0);
+        match self.first_of_pair.remove(&pair) {
+            Some(first) => self.tally.stats.add_pair(first, o),
+            None => {
+                self.first_of_pair.insert(pair, o);
+            }
+        }
+        if self.finished.is_multiple_of(self.cfg.ratinginterval) {
+            self.rep.results(&self.tally);
+        }
+        if let Some(records) = self.records.as_mut() {
+            records.push(rec);
+        }
+        if let (Some(sp), Some(llr)) = (self.cfg.sprt, self.rep.llr(&self.tally.stats)) {
+            let state = sp.state(llr);
+            if state != SprtState::Continue {
+                self.sprt_result = Some((llr, state));
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The final results and the summary.
+    fn summary(mut self) -> MatchSummary {
+        if self.tally.stats.games() > 0 {
+            self.rep.results(&self.tally);
+        }
+        if let Some((_, state)) = self.sprt_result {
+            self.rep.sprt_done(state);
+        }
+        self.rep.end(self.error.is_some());
+        let sprt = self.sprt_result.or_else(|| {
+            let sp = self.cfg.sprt?;
+            let llr = self.rep.llr(&self.tally.stats)?;
+            Some((llr, sp.state(llr)))
+        });
+        MatchSummary {
+            stats: self.tally.stats,
+            records: self.records.unwrap_or_default(),
+            sprt,
+            error: self.error,
+        }
+    }
+}
+
 /// Plays the match `cfg` describes, printing to `out`. With `keep_records` the summary holds
 /// every finished game.
 pub fn run(
@@ -85,7 +262,7 @@ pub fn run(
     let timeout = Duration::from_millis(cfg.stall_timeout_ms);
     let openings = Openings::load(&cfg.openings, cfg.variant, cfg.seed)?;
     let th = probe(cfg, timeout)?;
-    let mut pgn_file = match &cfg.pgnout {
+    let pgn_file = match &cfg.pgnout {
         Some(p) => Some(
             OpenOptions::new()
                 .create(true)
@@ -95,155 +272,39 @@ pub fn run(
         ),
         None => None,
     };
-    let header = Header {
-        names: [cfg.engines[0].name.clone(), cfg.engines[1].name.clone()],
-        tc: [0, 1].map(|i| {
-            let l = cfg.engines[i].limits;
-            if l.any() { l.to_string() } else { "-".into() }
-        }),
-        threads: [th[0].0.clone(), th[1].0.clone()],
-        hash: [th[0].1.clone(), th[1].1.clone()],
-        book: openings.description().to_string(),
+    let header = header(cfg, th, &openings);
+    let mut collector = Collector {
+        cfg,
+        rep: Reporter::new(out, cfg.output, cfg.report_penta, cfg.sprt, header),
+        pgn_file,
+        tally: Tally::default(),
+        first_of_pair: HashMap::new(),
+        records: keep_records.then(Vec::new),
+        finished: 0,
+        sprt_result: None,
+        error: None,
     };
-    let mut rep = Reporter::new(out, cfg.output, cfg.report_penta, cfg.sprt, header);
-    let adjudication = Adjudication {
-        draw: cfg.draw,
-        resign: cfg.resign,
-        maxmoves: cfg.maxmoves,
+    let queue = Queue {
+        next: AtomicUsize::new(0),
+        stop: AtomicBool::new(false),
     };
-    let next = AtomicUsize::new(0);
-    let stop = AtomicBool::new(false);
-    let mut tally = Tally::default();
-    let mut records = Vec::new();
-    let mut first_of_pair: HashMap<usize, Outcome> = HashMap::new();
-    let mut sprt_result = None;
-    let mut error = None;
-    let workers = cfg.concurrency.min(cfg.games);
     std::thread::scope(|scope| {
         let (tx, rx) = channel::<Event>();
-        for w in 0..workers {
+        for w in 0..cfg.concurrency.min(cfg.games) {
             let tx = tx.clone();
-            let (next, stop, openings) = (&next, &stop, &openings);
+            let (queue, openings) = (&queue, &openings);
             let _ = std::thread::Builder::new()
                 .name(format!("match-{w}"))
                 .spawn_scoped(scope, move || {
-                    let mut players: Vec<Box<dyn Player>> = Vec::new();
-                    while !stop.load(Ordering::Relaxed) {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        if i >= cfg.games {
-                            break;
-                        }
-                        if players.is_empty() {
-                            for (k, e) in cfg.engines.iter().enumerate() {
-                                let seed = cfg.seed.wrapping_mul(31).wrapping_add(k as u64);
-                                match start_player(e, cfg.variant, seed, timeout) {
-                                    Ok(p) => players.push(p),
-                                    Err(err) => {
-                                        stop.store(true, Ordering::Relaxed);
-                                        let _ = tx.send(Event::Failed(err));
-                                        return;
-                                    }
-                                }
-                            }
-                        }
-                        let seats = seats(cfg.variant, i);
-                        let opening = openings.get(i / 2);
-                        let spec = GameSpec {
-                            id: i as u64 + 1,
-                            round: i / 2 + 1,
-                            variant: cfg.variant,
-                            opening: &opening,
-                            seats: seats.clone(),
-                            engines: &cfg.engines,
-                            default_margin_ms: cfg.timemargin_ms,
-                            stall_timeout: timeout,
-                            adjudication,
-                        };
-                        let _ = tx.send(Event::Started {
-                            id: spec.id,
-                            white: cfg.engines[seats[0]].name.clone(),
-                            black: cfg.engines[seats[1]].name.clone(),
-                        });
-                        match play(&spec, &mut players, stop) {
-                            Ok(Some(rec)) => {
-                                let _ = tx.send(Event::Finished(Box::new(rec)));
-                            }
-                            Ok(None) => break,
-                            Err(err) => {
-                                stop.store(true, Ordering::Relaxed);
-                                let _ = tx.send(Event::Failed(err));
-                                break;
-                            }
-                        }
-                    }
-                    for p in players {
-                        p.close();
-                    }
+                    game_thread(cfg, queue, openings, timeout, tx)
                 });
         }
         drop(tx);
-        let mut finished = 0usize;
         for ev in rx {
-            match ev {
-                Event::Started { id, white, black } => rep.started(id, cfg.games, &white, &black),
-                Event::Failed(e) => {
-                    rep.note(&format!("Error: {e}; the match stops"));
-                    error.get_or_insert(e);
-                }
-                Event::Finished(rec) => {
-                    // A game finishing after the SPRT decided is not counted.
-                    if sprt_result.is_some() {
-                        continue;
-                    }
-                    finished += 1;
-                    rep.finished(&rec);
-                    if let Some(f) = pgn_file.as_mut()
-                        && let Err(e) = f.write_all(pgn::write_game(&rec, &cfg.event).as_bytes())
-                    {
-                        rep.note(&format!("Warning: cannot write the PGN: {e}"));
-                    }
-                    tally.add(&rec);
-                    let pair = (rec.id as usize - 1) / 2;
-                    let o = rec.outcome_for(0);
-                    match first_of_pair.remove(&pair) {
-                        Some(first) => tally.stats.add_pair(first, o),
-                        None => {
-                            first_of_pair.insert(pair, o);
-                        }
-                    }
-                    if finished.is_multiple_of(cfg.ratinginterval) {
-                        rep.results(&tally);
-                    }
-                    if let (Some(sp), Some(llr)) = (cfg.sprt, rep.llr(&tally.stats)) {
-                        let state = sp.state(llr);
-                        if state != SprtState::Continue {
-                            stop.store(true, Ordering::Relaxed);
-                            sprt_result = Some((llr, state));
-                        }
-                    }
-                    if keep_records {
-                        records.push(*rec);
-                    }
-                }
+            if collector.take(ev) {
+                queue.stop.store(true, Ordering::Relaxed);
             }
         }
     });
-    if tally.stats.games() > 0 {
-        rep.results(&tally);
-    }
-    if let Some((_, state)) = sprt_result {
-        rep.sprt_done(state);
-    }
-    rep.end(error.is_some());
-    let sprt = sprt_result.or_else(|| {
-        let sp = cfg.sprt?;
-        let llr = rep.llr(&tally.stats)?;
-        Some((llr, sp.state(llr)))
-    });
-    Ok(MatchSummary {
-        stats: tally.stats,
-        records,
-        sprt,
-        error,
-    })
+    Ok(collector.summary())
 }

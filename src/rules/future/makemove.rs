@@ -7,6 +7,7 @@
 
 use super::position::{EnPassant, FuturePosition, Undo};
 use super::tables::{Z_CASTLING, Z_ELIMINATED, Z_EP, Z_UNLOCKED, kind};
+use crate::rules::bitset::Cell;
 use crate::rules::moves::{Move, MoveFlag};
 use crate::rules::piece::Piece;
 
@@ -23,13 +24,10 @@ impl FuturePosition {
     }
 
     pub(super) fn make_move(&mut self, mv: Move) {
-        let t = Self::t();
-        let z = &t.zobrist;
         let us = self.side;
-        let (from, to) = (mv.from(), mv.to());
         let moved = match mv.flag() {
             MoveFlag::Pass => Piece::NONE,
-            _ => self.board.piece_at(from),
+            _ => self.board.piece_at(mv.from()),
         };
         let mut undo = Undo {
             mv,
@@ -44,11 +42,26 @@ impl FuturePosition {
             key: self.board.key(),
         };
         if let Some(ep) = self.ep.take() {
-            self.board.toggle_key(z.extra[Z_EP + ep.cell]);
+            self.board
+                .toggle_key(Self::t().zobrist.extra[Z_EP + ep.cell]);
         }
         self.clocks.tick();
-        let mut irreversible = false;
-        let mut ep_after = None;
+        let (crowned, ep_after) = self.move_pieces(mv, &mut undo);
+        let irreversible = self.settle(mv, &undo) || crowned;
+        if irreversible {
+            self.clocks.reversible = 0;
+        }
+        self.pass_turn(ep_after);
+        self.history.push(undo);
+    }
+
+    /// Moves the pieces of `mv` (the capture recorded in `undo`). Returns whether a Knight was
+    /// crowned, and for a double step the cell passed over and the pawn's cell.
+    #[inline(always)]
+    fn move_pieces(&mut self, mv: Move, undo: &mut Undo) -> (bool, Option<(Cell, Cell)>) {
+        let t = Self::t();
+        let us = self.side;
+        let (from, to) = (mv.from(), mv.to());
         match mv.flag() {
             MoveFlag::Pass => {}
             MoveFlag::Castle => {
@@ -69,7 +82,7 @@ impl FuturePosition {
             MoveFlag::DoubleStep => {
                 self.board.relocate(from, to);
                 let passed = (to as isize - t.forward_offset[us.idx()]) as usize;
-                ep_after = Some((passed, to));
+                return (false, Some((passed, to)));
             }
             _ => {
                 let captured = self.board.piece_at(to);
@@ -81,13 +94,28 @@ impl FuturePosition {
                 if let Some(k) = mv.promotion() {
                     self.board.remove(to);
                     self.board.put(to, Piece::new(k, us));
-                } else if moved.kind() == kind::KNIGHT && t.far_edge[us.idx()].contains(to) {
+                } else if undo.moved.kind() == kind::KNIGHT && t.far_edge[us.idx()].contains(to) {
                     self.board.remove(to);
                     self.board.put(to, Piece::new(kind::CROWNED, us));
-                    irreversible = true;
+                    return (true, None);
                 }
             }
         }
+        (false, None)
+    }
+
+    /// The consequences of a move in rule order: the clocks after a pawn move or a capture,
+    /// a captured King's colour eliminated, castling rights touched by the move lost, the
+    /// mover unlocked once four of its pieces stand on its gate level. Returns whether any of
+    /// them makes the move irreversible.
+    #[inline(always)]
+    fn settle(&mut self, mv: Move, undo: &Undo) -> bool {
+        let t = Self::t();
+        let z = &t.zobrist;
+        let us = self.side;
+        let (from, to) = (mv.from(), mv.to());
+        let moved = undo.moved;
+        let mut irreversible = false;
         if moved.is_some() && moved.kind() == kind::PAWN {
             self.clocks.halfmove = 0;
             // A straight vertical step can be undone by the opposite step; nothing else a pawn
@@ -117,11 +145,17 @@ impl FuturePosition {
             self.board.toggle_key(z.extra[Z_UNLOCKED + us.idx()]);
             irreversible = true;
         }
-        if irreversible {
-            self.clocks.reversible = 0;
-        }
+        irreversible
+    }
+
+    /// The turn passes to the next colour that is not eliminated (a new round when it comes
+    /// back round), which gets an en passant right after a double step only if it can use it.
+    #[inline(always)]
+    fn pass_turn(&mut self, ep_after: Option<(Cell, Cell)>) {
+        let us = self.side;
         let next = self.next_colour(us);
         self.side = next;
+        let z = &Self::t().zobrist;
         self.board.toggle_key(z.side[us.idx()] ^ z.side[next.idx()]);
         if next.0 <= us.0 {
             self.clocks.fullmove = self.clocks.fullmove.saturating_add(1);
@@ -131,7 +165,6 @@ impl FuturePosition {
         {
             self.set_ep(ep);
         }
-        self.history.push(undo);
     }
 
     fn set_ep(&mut self, ep: EnPassant) {
