@@ -44,8 +44,9 @@ pub const LETTERS: [char; 7] = ['P', 'N', 'B', 'R', 'Q', 'K', 'C'];
 pub const PROMOTIONS: [u8; 4] = [kind::QUEEN, kind::ROOK, kind::BISHOP, kind::KNIGHT];
 
 /// Slider directions: in-level orthogonal (0..4), in-level diagonal (4..8), straight down and
-/// up (8..10). The geometry's rays serve tests and the table build; the move generator slides
-/// with the single-word tables below ([`rook_attacks`], [`bishop_attacks`]).
+/// up (8..10). The move generator slides with single-word rays within a level and steps
+/// through the levels ([`rook_attacks`], [`bishop_attacks`]); the geometry's own rays, built
+/// from these directions, only check them in a test.
 pub const DIRECTIONS: [Vector; 10] = [
     [1, 0, 0],
     [-1, 0, 0],
@@ -101,7 +102,7 @@ pub struct Castling {
 
 /// Everything precomputed for the board.
 pub struct Tables {
-    /// The geometry, with rays for [`DIRECTIONS`].
+    /// The geometry (cells, names, steps; no rays: see [`DIRECTIONS`]).
     pub geo: Geometry<4>,
     /// Zobrist keys.
     pub zobrist: Zobrist,
@@ -178,8 +179,9 @@ fn knight_vectors(crowned: bool) -> Vec<Vector> {
 }
 
 /// The shared tables, built on first use.
-pub static TABLES: LazyLock<Tables> = LazyLock::new(|| {
-    let geo = Geometry::new(&GeometrySpec {
+/// The four 8x8 levels, with rays for `directions`.
+fn geometry(directions: &[Vector]) -> Geometry<4> {
+    Geometry::new(&GeometrySpec {
         levels: (0..4)
             .map(|_| LevelSpec {
                 files: (0, 7),
@@ -187,8 +189,23 @@ pub static TABLES: LazyLock<Tables> = LazyLock::new(|| {
             })
             .collect(),
         named_levels: true,
-        directions: DIRECTIONS.to_vec(),
-    });
+        directions: directions.to_vec(),
+    })
+}
+
+/// The in-level ray from `cell` along `v` (a planar direction), as its level's word.
+fn level_ray(geo: &Geometry<4>, cell: Cell, v: Vector) -> u64 {
+    let mut ray = 0;
+    let mut c = cell;
+    while let Some(n) = geo.step(c, v) {
+        ray |= 1 << (n & 63);
+        c = n;
+    }
+    ray
+}
+
+pub static TABLES: LazyLock<Tables> = LazyLock::new(|| {
+    let geo = geometry(&[]);
     let mut king_v = Vec::new();
     let mut bishop_v = Vec::new();
     for dz in -1..=1i8 {
@@ -363,7 +380,7 @@ pub static TABLES: LazyLock<Tables> = LazyLock::new(|| {
         }
     }
     let level_rays = (0..geo.cells())
-        .map(|c| std::array::from_fn(|d| geo.ray(c, d).0[c >> 6]))
+        .map(|c| std::array::from_fn(|d| level_ray(&geo, c, DIRECTIONS[d])))
         .collect();
     let level_ray_increasing = std::array::from_fn(|d| {
         let v = DIRECTIONS[d];
@@ -471,6 +488,7 @@ mod tests {
     #[test]
     fn fast_slides_match_the_geometry() {
         let t = &*TABLES;
+        let geo = geometry(&DIRECTIONS);
         let mut rng = SplitMix64(7);
         for _ in 0..200 {
             let occ = BitSet([
@@ -481,7 +499,7 @@ mod tests {
             ]);
             for from in 0..CELLS {
                 let generic = |dirs: std::ops::Range<usize>| {
-                    dirs.fold(Bb::EMPTY, |acc, d| acc | t.geo.slide(from, d, occ))
+                    dirs.fold(Bb::EMPTY, |acc, d| acc | geo.slide(from, d, occ))
                 };
                 assert_eq!(rook_attacks(t, from, occ), generic(0..4) | generic(8..10));
                 assert_eq!(

@@ -108,10 +108,11 @@ pub static TABLES: LazyLock<Tables> = LazyLock::new(Tables::new);
 
 impl Tables {
     fn new() -> Tables {
+        // The sliders follow the path trees, built by stepping: the geometry needs no rays.
         let geo = Geometry::new(&GeometrySpec {
             levels: level_specs(),
             named_levels: true,
-            directions: DIRECTIONS.to_vec(),
+            directions: Vec::new(),
         });
         assert_eq!(geo.cells(), CELLS, "Podionic has 64 cells");
         // The stack of a square lists its levels in letter order (A at the top), so the cell
