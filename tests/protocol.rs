@@ -219,6 +219,41 @@ fn perft_through_the_protocol_matches_the_suites() {
     assert!(checked > 30);
 }
 
+/// `go perft` and `bench` run off the input thread: `isready` is answered while they run,
+/// and `stop` ends them with what they finished, saying so. A following command (here
+/// another `go perft`) waits for a perft instead of stopping it.
+#[test]
+fn perft_and_bench_answer_isready_and_stop() {
+    let (lines, status) = session(
+        "go perft 9\nisready\nstop\nposition startpos moves e2e4\ngo perft 2\n\
+         setoption name Threads value 2\ngo perft 4\nbench\nisready\nstop\nquit\n",
+    );
+    assert!(status.success());
+    let at = |s: &str| {
+        lines
+            .iter()
+            .position(|l| l.starts_with(s))
+            .unwrap_or_else(|| panic!("no line '{s}...' in {lines:?}"))
+    };
+    let totals: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("Nodes searched: "))
+        .collect();
+    assert_eq!(totals.len(), 3, "{lines:?}");
+    // The first readyok came while perft 9 was running, before its (stopped) total.
+    assert!(at("readyok") < at("Nodes searched: "));
+    assert!(at("info string perft stopped: ") < at("Nodes searched: "));
+    // The next perfts ran to the end (after 1.e4: 600 at depth 2, and 405385 at depth 4
+    // on two threads, as on one).
+    assert_eq!(totals[1], "Nodes searched: 600");
+    assert_eq!(totals[2], "Nodes searched: 405385");
+    // The bench was stopped too, and said so after its partial figures.
+    let bench_stop = at("info string bench stopped");
+    assert!(lines[..bench_stop].iter().any(|l| l.starts_with("total: ")));
+    assert_eq!(lines.iter().filter(|l| *l == "readyok").count(), 2);
+    assert!(errors(&lines).is_empty(), "{:?}", errors(&lines));
+}
+
 fn bestmove(lines: &[String]) -> Vec<&str> {
     lines
         .iter()

@@ -101,8 +101,20 @@ fn stalemate_and_checkmate_roots() {
 
 #[test]
 fn bench_node_count_is_deterministic() {
-    let a = bench::run(&[Variant::Chess, Variant::Pole], Some(6), 1, 16);
-    let b = bench::run(&[Variant::Chess, Variant::Pole], Some(6), 1, 16);
+    let a = bench::run(
+        &[Variant::Chess, Variant::Pole],
+        Some(6),
+        1,
+        16,
+        &Default::default(),
+    );
+    let b = bench::run(
+        &[Variant::Chess, Variant::Pole],
+        Some(6),
+        1,
+        16,
+        &Default::default(),
+    );
     assert!(a[0].nodes > 1000);
     assert_eq!(
         a.iter().map(|r| r.nodes).collect::<Vec<_>>(),
@@ -118,7 +130,7 @@ const BENCH_SIGNATURE: u64 = 16_175_988;
 
 #[test]
 fn bench_signature_is_pinned() {
-    let results = bench::run(&Variant::ALL, None, 1, 16);
+    let results = bench::run(&Variant::ALL, None, 1, 16, &Default::default());
     let total: u64 = results.iter().map(|r| r.nodes).sum();
     assert_eq!(
         total,

@@ -1,10 +1,12 @@
 //! The protocol state machine: the selected variant, the current position, the options and
 //! the running search. State changes only through commands that are valid as a whole.
 //!
-//! `go` starts the search on its own thread and returns at once, so the input loop keeps
-//! answering `isready`, `stop` and `ponderhit` while it runs. Any command that would change
-//! what the search depends on (`position`, `setoption`, `ucinewgame`, another `go`, `quit`)
-//! first stops the running search and waits for its `bestmove`.
+//! `go` (a search or `go perft`) and `bench` run on their own thread and return at once, so
+//! the input loop keeps answering `isready`, `stop` and `ponderhit` while they run; `stop`
+//! ends any of them. Another command that would change what the running job depends on
+//! (`position`, `setoption`, `ucinewgame`, another `go` or `bench`, `quit`, the end of
+//! input) first ends a search (as UCI wants) or waits for a perft or bench to finish (so
+//! that a script of perft commands gets every count), and then takes effect.
 
 use std::sync::Arc;
 use std::sync::atomic::Ordering::Relaxed;
@@ -15,7 +17,7 @@ use super::command::{Command, GoParams, StartPos, truncate};
 use super::options::{DEFAULT_HASH, OptionDecl, OptionValue, declarations};
 use super::output::Output;
 use crate::eval::{Breakdown, Evaluate};
-use crate::rules::perft::divide;
+use crate::rules::perft::{Divide, divide};
 use crate::rules::{AnyGame, Game, Variant};
 use crate::search::time::Clock;
 use crate::search::tt::Bound;
@@ -82,7 +84,16 @@ pub struct Engine {
     /// The size of `shared`'s transposition table in MiB.
     hash_mib: usize,
     pool: Arc<rayon::ThreadPool>,
-    search: Option<JoinHandle<()>>,
+    /// The running search, perft or bench.
+    job: Option<Job>,
+}
+
+/// Work running on its own thread.
+struct Job {
+    handle: JoinHandle<()>,
+    /// A search (ended by the next state-changing command) rather than a perft or bench
+    /// (waited for).
+    search: bool,
 }
 
 impl Engine {
@@ -97,7 +108,7 @@ impl Engine {
             shared: Arc::new(Shared::new(DEFAULT_HASH as usize)),
             hash_mib: DEFAULT_HASH as usize,
             pool: thread_pool(1),
-            search: None,
+            job: None,
         }
     }
 
@@ -115,13 +126,46 @@ impl Engine {
         ));
     }
 
-    /// Stops a running search and waits for its `bestmove`.
-    fn finish_search(&mut self) {
-        if let Some(handle) = self.search.take() {
+    /// Ends the running job (`stop` raised) and waits for its last line.
+    fn stop_job(&mut self) {
+        if self.job.is_some() {
             self.shared.stop.store(true, Relaxed);
-            if handle.join().is_err() {
-                self.error("the search thread failed");
-            }
+            self.join_job();
+        }
+    }
+
+    /// Before a command that changes what the job depends on: a search is stopped, a perft or
+    /// bench is waited for.
+    fn finish_job(&mut self) {
+        match &self.job {
+            Some(job) if job.search => self.stop_job(),
+            Some(_) => self.join_job(),
+            None => {}
+        }
+    }
+
+    /// Before `d` and `eval`: a perft or bench is waited for, so that their lines come
+    /// first; a search goes on.
+    fn wait_for_count(&mut self) {
+        if self.job.as_ref().is_some_and(|j| !j.search) {
+            self.join_job();
+        }
+    }
+
+    fn join_job(&mut self) {
+        if let Some(job) = self.job.take()
+            && job.handle.join().is_err()
+        {
+            self.error("the search thread failed");
+        }
+    }
+
+    /// Runs `work` on its own thread as the engine's job, with the stop flag lowered.
+    fn spawn_job(&mut self, name: &str, search: bool, work: impl FnOnce() + Send + 'static) {
+        self.shared.stop.store(false, Relaxed);
+        match std::thread::Builder::new().name(name.into()).spawn(work) {
+            Ok(handle) => self.job = Some(Job { handle, search }),
+            Err(e) => self.error(&format!("cannot start the {name} thread: {e}")),
         }
     }
 
@@ -153,29 +197,31 @@ impl Engine {
             }
             Command::IsReady => self.out.line("readyok"),
             Command::UciNewGame => {
-                self.finish_search();
+                self.finish_job();
                 self.shared.tt.clear();
             }
             Command::SetOption { name, value } => {
-                self.finish_search();
+                self.finish_job();
                 self.set_option(&name, value.as_deref());
             }
             Command::Position { start, moves } => {
-                self.finish_search();
+                self.finish_job();
                 self.set_position(start, &moves);
             }
             Command::Go(params) => {
-                self.finish_search();
+                self.finish_job();
                 self.go(params);
             }
-            Command::Stop => self.finish_search(),
+            Command::Stop => self.stop_job(),
             Command::PonderHit => self.shared.ponderhit(),
             Command::Display => {
+                self.wait_for_count();
                 for l in self.game.drawing().lines() {
                     self.out.line(l);
                 }
             }
             Command::Eval => {
+                self.wait_for_count();
                 let lines = with_game!(&self.game, g => {
                     let mut t = Breakdown::default();
                     let v = g.evaluate_with(&mut t);
@@ -186,14 +232,11 @@ impl Engine {
                 }
             }
             Command::Bench { depth } => {
-                self.finish_search();
-                let results = bench::run(&Variant::ALL, depth, 1, DEFAULT_HASH as usize);
-                for l in bench::report(&results) {
-                    self.out.line(&l);
-                }
+                self.finish_job();
+                self.bench(depth);
             }
             Command::Quit => {
-                self.finish_search();
+                self.finish_job();
                 return false;
             }
         }
@@ -296,30 +339,60 @@ impl Engine {
         self.game = game;
     }
 
-    fn go(&mut self, params: GoParams) {
-        if let Some(depth) = params.perft {
-            let start = Instant::now();
-            let rows = if depth == 0 {
-                Vec::new()
-            } else {
-                with_game!(&mut self.game, g => divide(g, depth))
-            };
-            let total: u64 = rows.iter().map(|(_, n)| n).sum();
-            for (name, n) in &rows {
-                self.out.line(&format!("{name}: {n}"));
+    /// `bench [depth]` on the job thread; `stop` ends it (the figures are then partial).
+    fn bench(&mut self, depth: Option<u32>) {
+        let stop = self.shared.stop.clone();
+        let out = self.out.clone();
+        self.spawn_job("strata-bench", false, move || {
+            let results = bench::run(&Variant::ALL, depth, 1, DEFAULT_HASH as usize, &stop);
+            for l in bench::report(&results) {
+                out.line(&l);
             }
-            self.out.line("");
-            self.out.line(&format!(
-                "Nodes searched: {}",
-                if depth == 0 { 1 } else { total }
-            ));
+            if results.len() < Variant::ALL.len() || !results.iter().all(|r| r.complete()) {
+                out.line("info string bench stopped: the figures above are partial");
+            }
+        });
+    }
+
+    /// `go perft N` on the job thread: one line per root move as it is finished, then the
+    /// total. `stop` ends it with the root moves finished so far, and says so.
+    fn perft(&mut self, depth: u32) {
+        let game = self.game.clone();
+        let out = self.out.clone();
+        let stop = self.shared.stop.clone();
+        let threads = self.settings.threads;
+        self.spawn_job("strata-perft", false, move || {
+            let start = Instant::now();
+            let result = if depth == 0 {
+                Divide::default()
+            } else {
+                with_game!(&game, g => divide(g, depth, threads, &stop, &|name, n, _, _| {
+                    out.line(&format!("{name}: {n}"));
+                }))
+            };
+            if result.stopped {
+                out.line(&format!(
+                    "info string perft stopped: {} of {} root moves counted",
+                    result.rows.len(),
+                    result.root_moves
+                ));
+            }
+            let total = if depth == 0 { 1 } else { result.nodes() };
+            out.line("");
+            out.line(&format!("Nodes searched: {total}"));
             tracing::info!(
                 depth,
                 total,
+                stopped = result.stopped,
                 elapsed_ms = start.elapsed().as_millis() as u64,
                 "perft"
             );
-            return;
+        });
+    }
+
+    fn go(&mut self, params: GoParams) {
+        if let Some(depth) = params.perft {
+            return self.perft(depth);
         }
         // Bad `searchmoves` are ignored, and reported together: one error line per command.
         let mut searchmoves = Vec::new();
@@ -349,16 +422,13 @@ impl Engine {
             searchmoves,
         };
         tracing::info!(fen = %self.game.fen(), ?limits, "go");
-        self.shared.stop.store(false, Relaxed);
         self.shared.pondering.store(limits.ponder, Relaxed);
         let game = self.game.clone();
         let shared = self.shared.clone();
         let pool = self.pool.clone();
         let settings = self.settings;
         let out = self.out.clone();
-        let handle = std::thread::Builder::new()
-            .name("strata-search".into())
-            .spawn(move || {
+        self.spawn_job("strata-search", true, move || {
                 let reporter = UciReporter(out.clone());
                 let outcome = with_game!(&game, g => search(g, &limits, &settings, &shared, &reporter, &pool));
                 let Some(best) = outcome.best else {
@@ -375,16 +445,12 @@ impl Engine {
                     Some(p) => out.line(&format!("bestmove {best} ponder {p}")),
                     None => out.line(&format!("bestmove {best}")),
                 }
-            });
-        match handle {
-            Ok(h) => self.search = Some(h),
-            Err(e) => self.error(&format!("go: cannot start the search thread: {e}")),
-        }
+        });
     }
 }
 
 impl Drop for Engine {
     fn drop(&mut self) {
-        self.finish_search();
+        self.finish_job();
     }
 }

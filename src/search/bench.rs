@@ -2,6 +2,8 @@
 //! [`VariantInfo`](crate::rules::VariantInfo) lists them), one thread, fixed depth and hash. Its node count is a checksum of the search's behaviour (it changes only when the
 //! search or evaluation does); its nps is a speed figure.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
 use super::{Limits, Settings, Shared, Silent, search, thread_pool};
@@ -34,53 +36,74 @@ pub struct PositionResult {
     pub best: String,
 }
 
-/// Runs the bench for `variants`; `depth` overrides each variant's default.
+/// Runs the bench for `variants`; `depth` overrides each variant's default. Stops early, with
+/// the positions searched so far, once `stop` is raised (see [`BenchResult::complete`]).
 pub fn run(
     variants: &[Variant],
     depth: Option<u32>,
     threads: usize,
     hash_mib: usize,
+    stop: &Arc<AtomicBool>,
 ) -> Vec<BenchResult> {
     let pool = thread_pool(threads);
     let settings = Settings {
         threads,
         ..Settings::default()
     };
-    variants
-        .iter()
-        .map(|&variant| {
-            let info = variant.info();
-            let limits = Limits {
-                depth: Some(depth.unwrap_or(info.bench_depth)),
-                ..Limits::default()
-            };
-            let mut nodes = 0;
-            let mut per_position = Vec::new();
-            let start = Instant::now();
-            for fen in info.bench_positions {
-                let game = AnyGame::from_fen(variant, fen).expect("bench positions are valid");
-                let shared = Shared::new(hash_mib);
-                let t = Instant::now();
-                let outcome =
-                    with_game!(&game, g => search(g, &limits, &settings, &shared, &Silent, &pool));
-                per_position.push(PositionResult {
-                    nodes: outcome.nodes,
-                    time: t.elapsed(),
-                    depth: outcome.depth,
-                    best: outcome
-                        .best
-                        .map_or("(none)".to_string(), |m| game.move_name(m)),
-                });
-                nodes += outcome.nodes;
+    // One table, emptied before every position: a fresh table each time, without allocating
+    // one each time.
+    let shared = Shared::with_stop(hash_mib, stop.clone()).expect("the bench's table fits");
+    let mut results = Vec::new();
+    for &variant in variants {
+        let info = variant.info();
+        let limits = Limits {
+            depth: Some(depth.unwrap_or(info.bench_depth)),
+            ..Limits::default()
+        };
+        let mut result = BenchResult {
+            variant,
+            nodes: 0,
+            time: Duration::ZERO,
+            positions: Vec::new(),
+        };
+        let start = Instant::now();
+        for fen in info.bench_positions {
+            if stop.load(Relaxed) {
+                break;
             }
-            BenchResult {
-                variant,
-                nodes,
-                time: start.elapsed(),
-                positions: per_position,
+            let game = AnyGame::from_fen(variant, fen).expect("bench positions are valid");
+            shared.tt.clear();
+            let t = Instant::now();
+            let outcome =
+                with_game!(&game, g => search(g, &limits, &settings, &shared, &Silent, &pool));
+            if stop.load(Relaxed) {
+                break;
             }
-        })
-        .collect()
+            result.positions.push(PositionResult {
+                nodes: outcome.nodes,
+                time: t.elapsed(),
+                depth: outcome.depth,
+                best: outcome
+                    .best
+                    .map_or("(none)".to_string(), |m| game.move_name(m)),
+            });
+            result.nodes += outcome.nodes;
+        }
+        result.time = start.elapsed();
+        let complete = result.complete();
+        results.push(result);
+        if !complete {
+            break;
+        }
+    }
+    results
+}
+
+impl BenchResult {
+    /// Whether every bench position of the variant was searched (false when stopped).
+    pub fn complete(&self) -> bool {
+        self.positions.len() == self.variant.info().bench_positions.len()
+    }
 }
 
 /// The report lines: one per variant and a total, each `N nodes M nps`.

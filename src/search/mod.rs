@@ -173,8 +173,9 @@ pub struct Shared {
     /// The transposition table.
     pub tt: TranspositionTable,
     /// Set (by the protocol) to stop the search. Not cleared by [`search`]: the caller clears
-    /// it before starting, so a `stop` that arrives at once is not lost.
-    pub stop: AtomicBool,
+    /// it before starting, so a `stop` that arrives at once is not lost. Shared (an `Arc`)
+    /// so that other work the protocol runs (perft, bench) answers the same `stop`.
+    pub stop: Arc<AtomicBool>,
     /// Set when the search is over (the main thread has finished, or a thread reached the
     /// depth limit), to stop the other threads.
     done: AtomicBool,
@@ -198,9 +199,15 @@ impl Shared {
     /// Shared state with a transposition table of `hash_mib` MiB, or an error when the
     /// memory cannot be had.
     pub fn try_new(hash_mib: usize) -> Result<Self, String> {
+        Self::with_stop(hash_mib, Arc::new(AtomicBool::new(false)))
+    }
+
+    /// Shared state with a transposition table of `hash_mib` MiB that stops when `stop` is
+    /// raised, or an error when the memory cannot be had.
+    pub fn with_stop(hash_mib: usize, stop: Arc<AtomicBool>) -> Result<Self, String> {
         Ok(Shared {
             tt: TranspositionTable::try_new(hash_mib)?,
-            stop: AtomicBool::new(false),
+            stop,
             done: AtomicBool::new(false),
             completed: AtomicI32::new(0),
             pondering: AtomicBool::new(false),
