@@ -73,8 +73,7 @@ static PROFILE: LazyLock<Profile> = LazyLock::new(|| {
 impl Evaluate for PodionicPosition {
     fn evaluate_with<T: Trace>(&self, trace: &mut T) -> i32 {
         let t = &*TABLES;
-        let mut phase_sum = 0;
-        let mut side = |us: Colour, trace: &mut T| {
+        PROFILE.two_colours(self.side_to_move(), TEMPO, trace, |us, trace, phase| {
             side_terms(
                 &PROFILE,
                 self.board(),
@@ -83,19 +82,9 @@ impl Evaluate for PodionicPosition {
                 t.king[self.king_cell(us)],
                 t.king[self.king_cell(us.flip())],
                 trace,
-                &mut phase_sum,
+                phase,
             )
-        };
-        let white = side(Colour::WHITE, trace);
-        let black = side(Colour::BLACK, trace);
-        PROFILE.finish(
-            white,
-            black,
-            phase_sum,
-            self.side_to_move() == Colour::WHITE,
-            TEMPO,
-            trace,
-        )
+        })
     }
 
     fn piece_value(&self, piece: Piece) -> i32 {

@@ -98,17 +98,9 @@ impl PolyhedronPosition {
 
 impl Evaluate for PolyhedronPosition {
     fn evaluate_with<T: Trace>(&self, trace: &mut T) -> i32 {
-        let mut phase_sum = 0;
-        let white = self.colour_terms(Colour::WHITE, trace, &mut phase_sum);
-        let black = self.colour_terms(Colour::BLACK, trace, &mut phase_sum);
-        PROFILE.finish(
-            white,
-            black,
-            phase_sum,
-            self.side_to_move() == Colour::WHITE,
-            TEMPO,
-            trace,
-        )
+        PROFILE.two_colours(self.side_to_move(), TEMPO, trace, |us, trace, phase| {
+            self.colour_terms(us, trace, phase)
+        })
     }
 
     fn piece_value(&self, piece: Piece) -> i32 {

@@ -153,6 +153,29 @@ impl Profile {
         others.any()
     }
 
+    /// The evaluation of a two-colour position for `side_to_move`: `terms(colour, trace,
+    /// phase)` scores each colour (adding its pieces' phase weights to `phase`), then
+    /// [`Profile::finish`] tapers White's minus Black's and adds the tempo.
+    pub fn two_colours<T: Trace>(
+        &self,
+        side_to_move: Colour,
+        tempo: i32,
+        trace: &mut T,
+        mut terms: impl FnMut(Colour, &mut T, &mut i32) -> Score,
+    ) -> i32 {
+        let mut phase_sum = 0;
+        let white = terms(Colour::WHITE, trace, &mut phase_sum);
+        let black = terms(Colour::BLACK, trace, &mut phase_sum);
+        self.finish(
+            white,
+            black,
+            phase_sum,
+            side_to_move == Colour::WHITE,
+            tempo,
+            trace,
+        )
+    }
+
     /// The taper phase (256 = middlegame) from a summed phase weight.
     pub fn phase_of(&self, sum: i32) -> i32 {
         (sum * 256 / self.phase_total).min(256)

@@ -135,6 +135,22 @@ impl<const W: usize> Board<W> {
             .fold(0, |a, b| a ^ b)
     }
 
+    /// The checks every variant's invariants start with: the bitsets and the mailbox of the
+    /// first `cells` cells describe the same placement, and the incremental key equals
+    /// `scratch_key`, the key the variant computes from scratch.
+    pub fn check(&self, cells: usize, scratch_key: u64) -> Result<(), String> {
+        if !self.is_consistent(cells) {
+            return Err("bitsets and mailbox disagree".into());
+        }
+        if scratch_key != self.key {
+            return Err(format!(
+                "incremental key {:016X} != recomputed key {scratch_key:016X}",
+                self.key
+            ));
+        }
+        Ok(())
+    }
+
     /// Whether the bitsets and the mailbox describe the same placement.
     pub fn is_consistent(&self, cells: usize) -> bool {
         let mut occ = BitSet::EMPTY;

@@ -200,17 +200,7 @@ impl Game for ChessPosition {
     }
 
     fn check_invariants(&self) -> Result<(), String> {
-        if !self.board.is_consistent(64) {
-            return Err("bitsets and mailbox disagree".into());
-        }
-        let scratch = self.key_from_scratch();
-        if scratch != self.board.key() {
-            return Err(format!(
-                "incremental key {:016X} != recomputed key {:016X}",
-                self.board.key(),
-                scratch
-            ));
-        }
+        self.board.check(64, self.key_from_scratch())?;
         for c in [Colour::WHITE, Colour::BLACK] {
             if self.board.pieces(kind::KING, c).len() != 1 {
                 return Err(format!("{} does not have exactly one King", c.name()));

@@ -173,17 +173,7 @@ impl Game for FuturePosition {
 
     fn check_invariants(&self) -> Result<(), String> {
         let t = Self::t();
-        if !self.board.is_consistent(tables::CELLS) {
-            return Err("bitsets and mailbox disagree".into());
-        }
-        let scratch = self.key_from_scratch();
-        if scratch != self.board.key() {
-            return Err(format!(
-                "incremental key {:016X} != recomputed key {:016X}",
-                self.board.key(),
-                scratch
-            ));
-        }
+        self.board.check(tables::CELLS, self.key_from_scratch())?;
         if self.is_eliminated(self.side) {
             return Err(format!("{} is to move but eliminated", self.side.name()));
         }

@@ -182,16 +182,7 @@ impl PentaplanePosition {
 
     /// Internal consistency, see [`crate::rules::Game::check_invariants`].
     pub(super) fn invariants(&self) -> Result<(), String> {
-        if !self.board.is_consistent(CELLS) {
-            return Err("bitsets and mailbox disagree".into());
-        }
-        let scratch = self.key_from_scratch();
-        if scratch != self.board.key() {
-            return Err(format!(
-                "incremental key {:016X} != recomputed key {scratch:016X}",
-                self.board.key()
-            ));
-        }
+        self.board.check(CELLS, self.key_from_scratch())?;
         let t = Self::t();
         for c in [Colour::WHITE, Colour::BLACK] {
             if self.board.pieces(kind::KING, c).len() > 1 {

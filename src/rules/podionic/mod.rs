@@ -145,17 +145,7 @@ impl Game for PodionicPosition {
 
     fn check_invariants(&self) -> Result<(), String> {
         let geo = Self::geometry();
-        if !self.board.is_consistent(tables::CELLS) {
-            return Err("bitsets and mailbox disagree".into());
-        }
-        let scratch = self.key_from_scratch();
-        if scratch != self.board.key() {
-            return Err(format!(
-                "incremental key {:016X} != recomputed key {:016X}",
-                self.board.key(),
-                scratch
-            ));
-        }
+        self.board.check(tables::CELLS, self.key_from_scratch())?;
         for c in [Colour::WHITE, Colour::BLACK] {
             if self.board.pieces(kind::KING, c).len() != 1 {
                 return Err(format!("{} does not have exactly one King", c.name()));

@@ -179,17 +179,7 @@ impl Game for PolyhedronPosition {
 
     fn check_invariants(&self) -> Result<(), String> {
         let t = Self::t();
-        if !self.board.is_consistent(t.geo.cells()) {
-            return Err("bitsets and mailbox disagree".into());
-        }
-        let scratch = self.key_from_scratch();
-        if scratch != self.board.key() {
-            return Err(format!(
-                "incremental key {:016X} != recomputed key {:016X}",
-                self.board.key(),
-                scratch
-            ));
-        }
+        self.board.check(t.geo.cells(), self.key_from_scratch())?;
         for c in [Colour::WHITE, Colour::BLACK] {
             if self.board.pieces(kind::KING, c).len() != 1 {
                 return Err(format!("{} does not have exactly one King", c.name()));
