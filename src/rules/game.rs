@@ -7,7 +7,8 @@
 
 use super::bitset::Cell;
 use super::moves::{Move, MoveFlag, MoveList};
-use super::piece::{Colour, Piece};
+use super::piece::{Colour, Kind, Piece};
+use super::variant::PieceInfo;
 use super::variant::Variant;
 
 /// How a game ended.
@@ -212,6 +213,29 @@ pub trait Game: Clone + PartialEq + Send + Sync + 'static {
     /// A drawing of the board for the `d` command (several lines, no trailing newline).
     fn drawing(&self) -> String;
 
+    /// The name of `cell` in the variant's notation (`e4`, `Cc3`).
+    fn cell_name(&self, cell: Cell) -> String;
+
+    /// What `colour` holds off the board, as (kind, count): Pole Chess's Pole in hand,
+    /// Polyhedron's reserve. Empty where the variant has nothing in hand.
+    fn in_hand(&self, _colour: Colour) -> Vec<(Kind, usize)> {
+        Vec::new()
+    }
+
+    /// The state beside the placement that a player should see, in words ("Poles are
+    /// available", "Gold is eliminated"). Empty by default.
+    fn notes(&self) -> Vec<String> {
+        Vec::new()
+    }
+
+    /// The cells of the Kings in danger: the side to move's King in check, or, where Kings
+    /// are captured instead, every King the other team could capture now.
+    fn kings_in_danger(&self) -> Vec<Cell>;
+
+    /// Why the piece on `from` cannot go to `to` (a drop when `from == to`), in words, for a
+    /// player whose move was refused. Only asked about moves that are not legal.
+    fn explain_illegal(&self, from: Cell, to: Cell) -> String;
+
     /// Checks the position's internal consistency (the incremental key against a key computed
     /// from scratch, bitsets against mailbox, ...). For tests and the fuzzers.
     fn check_invariants(&self) -> Result<(), String>;
@@ -230,4 +254,60 @@ pub fn mate_or_stalemate(in_check: bool, to_move: Colour) -> GameEnd {
             reason: "stalemate",
         }
     }
+}
+
+/// The reasons every variant gives first for refusing a move from `from` to `to` by the colour
+/// to move: an empty cell, a piece of another colour, a target held by one's own team.
+/// `pieces` names the kinds.
+pub fn basic_refusal<G: Game + ?Sized>(
+    g: &G,
+    pieces: &[PieceInfo],
+    from: Cell,
+    to: Cell,
+) -> Option<String> {
+    let us = g.side_to_move();
+    let piece = g.piece_at(from);
+    if piece.is_none() {
+        return Some(format!("there is no piece on {}", g.cell_name(from)));
+    }
+    if piece.colour() != us {
+        return Some(format!(
+            "the {} on {} is {}'s, and {} is to move",
+            kind_name(pieces, piece.kind()),
+            g.cell_name(from),
+            piece.colour().name(),
+            us.name()
+        ));
+    }
+    let target = g.piece_at(to);
+    if from != to && target.is_some() && target.colour().team() == us.team() {
+        let whose = if target.colour() == us {
+            "your own".to_string()
+        } else {
+            format!("your partner {}'s", target.colour().name())
+        };
+        return Some(format!(
+            "{} is held by {whose} {}",
+            g.cell_name(to),
+            kind_name(pieces, target.kind())
+        ));
+    }
+    None
+}
+
+/// The name of kind `k` in lower case ("knight"), or "piece" if the table has none.
+pub fn kind_name(pieces: &[PieceInfo], k: Kind) -> String {
+    pieces
+        .get(k as usize)
+        .map_or("piece".to_string(), |p| p.name.to_lowercase())
+}
+
+/// "the knight on g1 does not move to g4": the refusal for a target the piece cannot reach.
+pub fn cannot_reach<G: Game + ?Sized>(g: &G, pieces: &[PieceInfo], from: Cell, to: Cell) -> String {
+    format!(
+        "the {} on {} does not move to {}",
+        kind_name(pieces, g.piece_at(from).kind()),
+        g.cell_name(from),
+        g.cell_name(to)
+    )
 }

@@ -235,6 +235,32 @@ impl<const W: usize> Geometry<W> {
         }
     }
 
+    /// The board as a drawing needs it.
+    pub fn layout(&self) -> Layout {
+        let levels = (0..self.levels)
+            .map(|z| {
+                let cells = self.level_cells[z].iter().map(|c| self.coords[c]);
+                let (mut files, mut ranks) = ((i8::MAX, i8::MIN), (i8::MAX, i8::MIN));
+                for c in cells {
+                    files = (files.0.min(c.x), files.1.max(c.x));
+                    ranks = (ranks.0.min(c.y), ranks.1.max(c.y));
+                }
+                LevelLayout {
+                    letter: (b'A' + z as u8) as char,
+                    files,
+                    ranks,
+                }
+            })
+            .collect();
+        let cells = (0..self.cells())
+            .map(|c| CellLayout {
+                name: self.name(c),
+                coord: self.coords[c],
+            })
+            .collect();
+        Layout { levels, cells }
+    }
+
     /// Parses a cell name at the start of `s`; returns the cell and the bytes consumed.
     /// The rank is read greedily (`Cj10`), but never so as to swallow a digit that would make
     /// the rank invalid.
@@ -281,6 +307,37 @@ impl<const W: usize> Geometry<W> {
             _ => None,
         }
     }
+}
+
+/// A board as a drawing needs it: its levels with the files and ranks each covers, and every
+/// cell with its name and coordinates, in cell order. Nothing in it is particular to a
+/// variant, so a variant added to the rules is drawn by the same code.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Layout {
+    /// The levels in letter order.
+    pub levels: Vec<LevelLayout>,
+    /// Every cell, indexed by cell number.
+    pub cells: Vec<CellLayout>,
+}
+
+/// One level of a [`Layout`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LevelLayout {
+    /// `A`, `B`, ... (also on a one-level board, where cell names omit it).
+    pub letter: char,
+    /// The first and last file the level has (0 = `a`).
+    pub files: (i8, i8),
+    /// The first and last rank (0 = rank 1).
+    pub ranks: (i8, i8),
+}
+
+/// One cell of a [`Layout`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CellLayout {
+    /// Its name in the protocol (`e4`, `Cc3`).
+    pub name: String,
+    /// File, rank and level.
+    pub coord: Coord,
 }
 
 /// All vectors obtained from `base` by permuting its components and choosing their signs,
@@ -371,6 +428,21 @@ mod tests {
         assert_eq!(g.name(g.at(2, 0, 2).unwrap()), "Cc1");
         assert!(g.parse_name("Cc6").is_none());
         assert!(g.parse_name("Fa1").is_none());
+    }
+
+    #[test]
+    fn layout_lists_levels_and_cells() {
+        let g = cube(5);
+        let l = g.layout();
+        assert_eq!(l.levels.len(), 5);
+        assert_eq!(l.levels[2].letter, 'C');
+        assert_eq!((l.levels[0].files, l.levels[0].ranks), ((0, 4), (0, 4)));
+        assert_eq!(l.cells.len(), 125);
+        assert_eq!(l.cells[g.parse_name("Cc3").unwrap()].name, "Cc3");
+        assert_eq!(
+            l.cells[g.parse_name("Cc3").unwrap()].coord,
+            Coord { x: 2, y: 2, z: 2 }
+        );
     }
 
     #[test]

@@ -76,6 +76,19 @@ macro_rules! with_game {
     };
 }
 
+impl Variant {
+    /// The board as a drawing needs it (levels, cells, names, coordinates).
+    pub fn layout(self) -> super::geometry::Layout {
+        match self {
+            Variant::Chess | Variant::Pole => chess::tables::TABLES.geo.layout(),
+            Variant::Polyhedron => PolyhedronPosition::geometry().layout(),
+            Variant::Podionic => PodionicPosition::geometry().layout(),
+            Variant::Pentaplane => PentaplanePosition::geometry().layout(),
+            Variant::FutureGeneration => FuturePosition::geometry().layout(),
+        }
+    }
+}
+
 impl AnyGame {
     /// The start position of `variant`.
     pub fn startpos(variant: Variant) -> AnyGame {
@@ -179,6 +192,21 @@ impl Game for AnyGame {
     }
     fn drawing(&self) -> String {
         with_game!(self, g => g.drawing())
+    }
+    fn cell_name(&self, cell: super::bitset::Cell) -> String {
+        with_game!(self, g => g.cell_name(cell))
+    }
+    fn in_hand(&self, colour: Colour) -> Vec<(super::piece::Kind, usize)> {
+        with_game!(self, g => g.in_hand(colour))
+    }
+    fn notes(&self) -> Vec<String> {
+        with_game!(self, g => g.notes())
+    }
+    fn kings_in_danger(&self) -> Vec<super::bitset::Cell> {
+        with_game!(self, g => g.kings_in_danger())
+    }
+    fn explain_illegal(&self, from: super::bitset::Cell, to: super::bitset::Cell) -> String {
+        with_game!(self, g => g.explain_illegal(from, to))
     }
     fn check_invariants(&self) -> Result<(), String> {
         with_game!(self, g => g.check_invariants())

@@ -63,4 +63,22 @@ pub struct VariantInfo {
     pub bench_positions: &'static [&'static str],
     /// The bench depth: a few hundred milliseconds per position on one core.
     pub bench_depth: u32,
+    /// The piece kinds, indexed by kind.
+    pub pieces: &'static [PieceInfo],
+    /// How the levels lie, in words, for a drawing (empty on a one-level board).
+    pub levels_note: &'static str,
+}
+
+/// A piece kind as players know it.
+#[derive(Debug)]
+pub struct PieceInfo {
+    /// Its letter in FEN and notation (upper case).
+    pub letter: char,
+    /// Its name.
+    pub name: &'static str,
+}
+
+/// Shorthand for the piece tables of the variants' [`VariantInfo`]s.
+pub const fn piece(letter: char, name: &'static str) -> PieceInfo {
+    PieceInfo { letter, name }
 }

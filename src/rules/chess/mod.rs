@@ -1,6 +1,7 @@
 //! FIDE chess and Pole Chess (`../shared/rules/pole.md`): one position type, because Pole
 //! Chess is chess plus two Poles. In chess the Pole rules are off and no Pole ever appears.
 
+mod explain;
 mod fen;
 pub mod info;
 mod makemove;
@@ -18,7 +19,7 @@ use crate::rules::bitset::Cell;
 use crate::rules::clocks::NullMove;
 use crate::rules::game::{Game, GameEnd, mate_or_stalemate};
 use crate::rules::moves::{Move, MoveFlag, MoveList};
-use crate::rules::piece::{Colour, Piece};
+use crate::rules::piece::{Colour, Kind, Piece};
 use crate::rules::sink::{CountSink, ListSink};
 use crate::rules::variant::Variant;
 
@@ -197,6 +198,34 @@ impl Game for ChessPosition {
 
     fn drawing(&self) -> String {
         self.draw()
+    }
+
+    fn cell_name(&self, cell: Cell) -> String {
+        ChessPosition::square_name(cell)
+    }
+
+    fn in_hand(&self, colour: Colour) -> Vec<(Kind, usize)> {
+        if self.hand[colour.idx()] {
+            vec![(kind::POLE, 1)]
+        } else {
+            Vec::new()
+        }
+    }
+
+    fn notes(&self) -> Vec<String> {
+        match (self.pole_rules, self.poles_available) {
+            (true, true) => vec!["Poles are available".into()],
+            (true, false) => vec!["Poles become available after the first capture".into()],
+            _ => Vec::new(),
+        }
+    }
+
+    fn kings_in_danger(&self) -> Vec<Cell> {
+        self.king_in_check()
+    }
+
+    fn explain_illegal(&self, from: Cell, to: Cell) -> String {
+        self.explain(from, to)
     }
 
     fn check_invariants(&self) -> Result<(), String> {

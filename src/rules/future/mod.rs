@@ -7,6 +7,7 @@
 //! how many colours are left. A colour without a move passes: [`Move::PASS`] is then its only
 //! move.
 
+mod explain;
 mod fen;
 pub mod info;
 mod makemove;
@@ -169,6 +170,22 @@ impl Game for FuturePosition {
 
     fn drawing(&self) -> String {
         self.draw()
+    }
+
+    fn cell_name(&self, cell: Cell) -> String {
+        Self::geometry().name(cell)
+    }
+
+    fn notes(&self) -> Vec<String> {
+        self.state_notes()
+    }
+
+    fn kings_in_danger(&self) -> Vec<Cell> {
+        self.kings_attacked()
+    }
+
+    fn explain_illegal(&self, from: Cell, to: Cell) -> String {
+        self.explain(from, to)
     }
 
     fn check_invariants(&self) -> Result<(), String> {

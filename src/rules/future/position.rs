@@ -191,13 +191,23 @@ impl FuturePosition {
     /// or a piece of an eliminated colour. (For mobility in the evaluation.)
     pub fn piece_reach(&self, cell: Cell) -> Bb {
         let piece = self.board.piece_at(cell);
+        if piece.is_none() {
+            return Bb::EMPTY;
+        }
+        self.piece_reach_within(cell, self.reach(piece.colour()))
+    }
+
+    /// [`FuturePosition::piece_reach`] with the moves' ends limited to `reach` instead of the
+    /// colour's lock.
+    pub(super) fn piece_reach_within(&self, cell: Cell, reach: Bb) -> Bb {
+        let piece = self.board.piece_at(cell);
         if piece.is_none() || self.is_eliminated(piece.colour()) {
             return Bb::EMPTY;
         }
         let c = piece.colour();
         let t = Self::t();
         let occ = self.board.occupied();
-        let targets = self.reach(c).and_not(self.team_pieces(c));
+        let targets = reach.and_not(self.team_pieces(c));
         let moves = match piece.kind() {
             kind::PAWN => {
                 let other = self.board.occupied().and_not(self.team_pieces(c));

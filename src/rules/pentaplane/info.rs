@@ -1,7 +1,7 @@
 //! What the variant declares about itself beside its rules (see [`VariantInfo`]).
 
 use super::fen::START_FEN;
-use crate::rules::variant::{Variant, VariantInfo};
+use crate::rules::variant::{Variant, VariantInfo, piece};
 
 /// Pentaplane V.
 pub const INFO: VariantInfo = VariantInfo {
@@ -15,4 +15,19 @@ pub const INFO: VariantInfo = VariantInfo {
         "5/5/5/1F3/4N|5/5/5/5/5|4k/3o1/2O2/1o3/5|4p/5/5/5/5|5/4r/5/5/K4 w 0 1",
     ],
     bench_depth: 9,
+    pieces: &[
+        piece('P', "Pawn"),
+        piece('N', "Knight"),
+        piece('B', "Bishop"),
+        piece('R', "Rook"),
+        piece('C', "Cuber"),
+        piece('Q', "True Queen"),
+        piece('K', "King"),
+        piece('F', "Fortress"),
+        piece('M', "Missile Bishop"),
+        piece('S', "Satellite"),
+        piece('O', "Bomb"),
+        piece('Z', "Kamikaze Queen"),
+    ],
+    levels_note: "Level A is the bottom, E the top",
 };

@@ -5,6 +5,7 @@
 //! There is no check rule: every pseudo-legal move is legal, the game is decided as soon as a
 //! King is gone ([`Game::decided`]), and a side without a legal move loses.
 
+mod explain;
 mod fen;
 pub mod info;
 mod makemove;
@@ -208,6 +209,18 @@ impl Game for PentaplanePosition {
 
     fn drawing(&self) -> String {
         self.draw()
+    }
+
+    fn cell_name(&self, cell: Cell) -> String {
+        Self::t().geo.name(cell)
+    }
+
+    fn kings_in_danger(&self) -> Vec<Cell> {
+        self.kings_under_attack()
+    }
+
+    fn explain_illegal(&self, from: Cell, to: Cell) -> String {
+        self.explain(from, to)
     }
 
     fn check_invariants(&self) -> Result<(), String> {

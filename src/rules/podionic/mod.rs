@@ -6,6 +6,7 @@
 //! trees), [`lanes`] (pawn forward steps and capture cells), `position` (state and attack
 //! queries), `movegen`, `makemove`, `fen` (FEN and the `d` drawing).
 
+mod explain;
 mod fen;
 pub mod info;
 pub mod lanes;
@@ -141,6 +142,18 @@ impl Game for PodionicPosition {
 
     fn drawing(&self) -> String {
         self.draw()
+    }
+
+    fn cell_name(&self, cell: Cell) -> String {
+        Self::geometry().name(cell)
+    }
+
+    fn kings_in_danger(&self) -> Vec<Cell> {
+        self.king_in_check()
+    }
+
+    fn explain_illegal(&self, from: Cell, to: Cell) -> String {
+        self.explain(from, to)
     }
 
     fn check_invariants(&self) -> Result<(), String> {

@@ -31,7 +31,14 @@ impl PodionicPosition {
 
     /// The cells a piece of `kind` on `from` may move to, ignoring the King's safety.
     #[inline(always)]
-    fn pseudo_targets(&self, from: Cell, kind: u8, occ: Bb, not_ours: Bb, theirs: Bb) -> Bb {
+    pub(super) fn pseudo_targets(
+        &self,
+        from: Cell,
+        kind: u8,
+        occ: Bb,
+        not_ours: Bb,
+        theirs: Bb,
+    ) -> Bb {
         let t = Self::t();
         match kind {
             kind::PAWN => {

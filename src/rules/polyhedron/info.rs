@@ -1,7 +1,7 @@
 //! What the variant declares about itself beside its rules (see [`VariantInfo`]).
 
 use super::fen::START_FEN;
-use crate::rules::variant::{Variant, VariantInfo};
+use crate::rules::variant::{Variant, VariantInfo, piece};
 
 /// Polyhedron Chess.
 pub const INFO: VariantInfo = VariantInfo {
@@ -14,4 +14,21 @@ pub const INFO: VariantInfo = VariantInfo {
         "p3ap/6/1p4/6/2H3/1PPPP1|3uu1w1/2ppp1hp/7n/8/8/N6N/P1PP4/1W1U1H2|1safqk4/1r2u4g/pDp2pp1p1/4h2p2/6h3/PP8/4P5/2PP1PPf2/R2AUU4/DF2Q3G1|1g1uu3/1p1u1p1p/8/8/8/8/WPPPPPP1/2GUK3|p1pp2/3p2/4pp/6/1P1H2/2PP1P[RBBUFAHWWSSGGrbbddnhwwwsgg] w - 0 71",
     ],
     bench_depth: 6,
+    pieces: &[
+        piece('K', "King"),
+        piece('Q', "Queen"),
+        piece('R', "Rook"),
+        piece('B', "Bishop"),
+        piece('U', "Unicorn"),
+        piece('F', "Favourite"),
+        piece('D', "Dragon"),
+        piece('A', "Archbishop"),
+        piece('N', "Knight"),
+        piece('H', "Hippogriff"),
+        piece('W', "Wyvern"),
+        piece('S', "Space Knight"),
+        piece('G', "Gargoyle"),
+        piece('P', "Pawn"),
+    ],
+    levels_note: "Level A is the bottom, E the top; each level is centred on the one below",
 };

@@ -3,6 +3,7 @@
 //! by capturing, promotion from a reserve of captured pieces, and optional Unicorn promotion
 //! after a capture.
 
+mod explain;
 mod fen;
 pub mod info;
 mod makemove;
@@ -175,6 +176,30 @@ impl Game for PolyhedronPosition {
 
     fn drawing(&self) -> String {
         self.draw()
+    }
+
+    fn cell_name(&self, cell: Cell) -> String {
+        Self::t().geo.name(cell)
+    }
+
+    fn in_hand(&self, colour: Colour) -> Vec<(Kind, usize)> {
+        let r = &self.reserves[colour.idx()];
+        (0..tables::KINDS as Kind)
+            .filter(|&k| r.count(k) > 0)
+            .map(|k| (k, r.count(k)))
+            .collect()
+    }
+
+    fn kings_in_danger(&self) -> Vec<Cell> {
+        if self.in_check() {
+            vec![self.king_cell(self.side)]
+        } else {
+            Vec::new()
+        }
+    }
+
+    fn explain_illegal(&self, from: Cell, to: Cell) -> String {
+        self.explain(from, to)
     }
 
     fn check_invariants(&self) -> Result<(), String> {
