@@ -259,12 +259,7 @@ pub fn mate_or_stalemate(in_check: bool, to_move: Colour) -> GameEnd {
 /// The reasons every variant gives first for refusing a move from `from` to `to` by the colour
 /// to move: an empty cell, a piece of another colour, a target held by one's own team.
 /// `pieces` names the kinds.
-pub fn basic_refusal<G: Game + ?Sized>(
-    g: &G,
-    pieces: &[PieceInfo],
-    from: Cell,
-    to: Cell,
-) -> Option<String> {
+pub fn basic_refusal<G: Game>(g: &G, pieces: &[PieceInfo], from: Cell, to: Cell) -> Option<String> {
     let us = g.side_to_move();
     let piece = g.piece_at(from);
     if piece.is_none() {
@@ -303,7 +298,7 @@ pub fn kind_name(pieces: &[PieceInfo], k: Kind) -> String {
 }
 
 /// "the knight on g1 does not move to g4": the refusal for a target the piece cannot reach.
-pub fn cannot_reach<G: Game + ?Sized>(g: &G, pieces: &[PieceInfo], from: Cell, to: Cell) -> String {
+pub fn cannot_reach<G: Game>(g: &G, pieces: &[PieceInfo], from: Cell, to: Cell) -> String {
     format!(
         "the {} on {} does not move to {}",
         kind_name(pieces, g.piece_at(from).kind()),
