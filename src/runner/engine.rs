@@ -18,6 +18,9 @@ use crate::rules::Variant;
 /// How long a stopped engine may take to answer `stop` and `isready` before it is restarted.
 const RECOVER_GRACE: Duration = Duration::from_millis(1000);
 
+/// How often a watched search asks whether it should be interrupted.
+const POLL: Duration = Duration::from_millis(10);
+
 /// One line from the engine, with the time it was read; `None` = end of output.
 type Line = (Instant, Option<String>);
 
@@ -36,6 +39,8 @@ pub struct EngineProcess {
     lines: Receiver<Line>,
     /// `option name ...` lines of the handshake: (name, rest of the line).
     declared: Vec<(String, String)>,
+    /// The name the engine gives itself (`id name ...`).
+    id_name: Option<String>,
 }
 
 impl EngineProcess {
@@ -101,6 +106,7 @@ impl EngineProcess {
             stdin,
             lines: rx,
             declared: Vec::new(),
+            id_name: None,
         };
         e.handshake(cfg, variant, timeout)?;
         Ok(e)
@@ -124,6 +130,9 @@ impl EngineProcess {
             let (_, line) = self.next_line(deadline).map_err(|e| fail("uciok", e))?;
             if line == "uciok" {
                 break;
+            }
+            if let Some(id) = line.strip_prefix("id name ") {
+                self.id_name = Some(id.trim().to_string());
             }
             if let Some(rest) = line.strip_prefix("option name ") {
                 let (n, tail) = rest.split_once(" type ").unwrap_or((rest, ""));
@@ -242,6 +251,21 @@ impl EngineProcess {
 
     /// Sends the position and `go`, and waits up to `wait` for `bestmove`.
     pub fn go(&mut self, position: &str, go: &str, wait: Duration) -> Answer {
+        self.go_watched(position, go, wait, &mut |_| {}, &|| false)
+    }
+
+    /// [`EngineProcess::go`], handing every line the engine prints before `bestmove` to
+    /// `on_line` as it arrives, and sending `stop` as soon as `interrupted()` says so (the
+    /// engine's `bestmove` then still ends the wait). `interrupted` is asked every few
+    /// milliseconds.
+    pub fn go_watched(
+        &mut self,
+        position: &str,
+        go: &str,
+        wait: Duration,
+        on_line: &mut dyn FnMut(&str),
+        interrupted: &dyn Fn() -> bool,
+    ) -> Answer {
         // Anything still queued belongs to an earlier request.
         while let Ok((_, Some(l))) = self.lines.try_recv() {
             tracing::debug!(engine = %self.name, "< {l} (stale)");
@@ -259,9 +283,11 @@ impl EngineProcess {
         if self.send(go).is_err() {
             return crashed(Duration::ZERO, info);
         }
-        let deadline = start + wait;
+        let mut deadline = start + wait;
+        let mut stopped = false;
         loop {
-            match self.next_line(deadline) {
+            let poll = deadline.min(Instant::now() + POLL);
+            match self.next_line(poll) {
                 Ok((t, line)) => {
                     if let Some(rest) = line.strip_prefix("bestmove") {
                         let mv = rest.split_whitespace().next().unwrap_or("").to_string();
@@ -272,6 +298,16 @@ impl EngineProcess {
                         };
                     }
                     info.update(&line);
+                    on_line(&line);
+                }
+                Err(WaitError::Timeout) if Instant::now() < deadline => {
+                    if !stopped && interrupted() {
+                        stopped = true;
+                        if self.send("stop").is_err() {
+                            return crashed(start.elapsed(), info);
+                        }
+                        deadline = Instant::now() + RECOVER_GRACE;
+                    }
                 }
                 Err(WaitError::Timeout) => {
                     return Answer {
@@ -283,6 +319,38 @@ impl EngineProcess {
                 Err(WaitError::Closed) => return crashed(start.elapsed(), info),
             }
         }
+    }
+
+    /// The options the engine declared in its handshake: (name, the rest of the line after
+    /// `type `, as `spin default 1 min 1 max 20`).
+    pub fn declared_options(&self) -> &[(String, String)] {
+        &self.declared
+    }
+
+    /// Sends `setoption name NAME value VALUE` (or without value) and waits for `readyok`.
+    pub fn set_option(
+        &mut self,
+        name: &str,
+        value: Option<&str>,
+        timeout: Duration,
+    ) -> Result<(), String> {
+        let line = match value {
+            Some(v) => format!("setoption name {name} value {v}"),
+            None => format!("setoption name {name}"),
+        };
+        let engine = self.name.clone();
+        self.send(&line)
+            .map_err(|_| format!("engine '{engine}' has exited"))?;
+        self.sync(timeout).map_err(|e| match e {
+            WaitError::Timeout => format!("engine '{engine}': no 'readyok' within {timeout:?}"),
+            WaitError::Closed => format!("engine '{engine}' has exited"),
+        })
+    }
+
+    /// The name the engine gave itself in its handshake (`id name`), else the one it was
+    /// started under.
+    pub fn id_name(&self) -> &str {
+        self.id_name.as_deref().unwrap_or(&self.name)
     }
 
     /// After a timeout: `stop`, the late `bestmove`, and a handshake, within a grace time.

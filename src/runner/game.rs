@@ -30,6 +30,12 @@ pub enum Termination {
     Abandoned,
     /// An engine without a clock did not answer.
     Stalled,
+    /// A player resigned (in the GUI; the runner adjudicates resignations instead).
+    Resignation,
+    /// The players agreed to a draw (in the GUI).
+    Agreement,
+    /// Not over yet.
+    Unterminated,
 }
 
 impl Termination {
@@ -42,6 +48,9 @@ impl Termination {
             Termination::IllegalMove => "illegal move",
             Termination::Abandoned => "abandoned",
             Termination::Stalled => "stalled connection",
+            Termination::Resignation => "resignation",
+            Termination::Agreement => "agreement",
+            Termination::Unterminated => "unterminated",
         }
     }
 
@@ -54,6 +63,9 @@ impl Termination {
             Termination::IllegalMove,
             Termination::Abandoned,
             Termination::Stalled,
+            Termination::Resignation,
+            Termination::Agreement,
+            Termination::Unterminated,
         ]
         .into_iter()
         .find(|t| t.pgn() == s)
@@ -67,6 +79,8 @@ pub enum GameResult {
     Win(usize),
     /// Drawn.
     Draw,
+    /// Not over yet (a game saved in the middle, from the GUI).
+    Unfinished,
 }
 
 impl GameResult {
@@ -76,6 +90,7 @@ impl GameResult {
             GameResult::Win(0) => "1-0",
             GameResult::Win(_) => "0-1",
             GameResult::Draw => "1/2-1/2",
+            GameResult::Unfinished => "*",
         }
     }
 }
@@ -136,7 +151,7 @@ impl GameRecord {
     /// The result for engine `engine` (0 or 1).
     pub fn outcome_for(&self, engine: usize) -> Outcome {
         match self.result {
-            GameResult::Draw => Outcome::Draw,
+            GameResult::Draw | GameResult::Unfinished => Outcome::Draw,
             GameResult::Win(t) if t == team_of(&self.seats, engine) => Outcome::Win,
             GameResult::Win(_) => Outcome::Loss,
         }

@@ -66,6 +66,11 @@ pub struct Referee {
     clocks: Vec<i64>,
     /// Each colour's moves made, for `moves/` periods.
     made: Vec<u32>,
+    /// The clocks and move counts before each move played through [`Referee::play`], for
+    /// taking it back.
+    before: Vec<(Vec<i64>, Vec<u32>)>,
+    /// The clocks and move counts before the last [`Referee::charge_time`].
+    before_charge: Option<(Vec<i64>, Vec<u32>)>,
 }
 
 /// The move number (the FEN's last field).
@@ -113,6 +118,8 @@ impl Referee {
                 None => "position startpos".to_string(),
             },
             made: vec![0; limits.len()],
+            before: Vec::new(),
+            before_charge: None,
             game,
             start_fen,
             custom_start,
@@ -198,6 +205,7 @@ impl Referee {
                 format!("{} loses on time", colour.name()),
             ));
         }
+        self.before_charge = Some((self.clocks.clone(), self.made.clone()));
         if let Some(tc) = lim.tc {
             self.clocks[c] += tc.inc_ms as i64 - elapsed_ms as i64;
             self.made[c] += 1;
@@ -231,18 +239,50 @@ impl Referee {
             info,
             time_ms,
         });
+        let before = self
+            .before_charge
+            .take()
+            .unwrap_or_else(|| (self.clocks.clone(), self.made.clone()));
+        self.before.push(before);
         self.game.make(mv);
         Ok(())
     }
 
-    /// The record of the finished game.
-    pub fn finish(self, ending: Ending, ids: RecordIds) -> GameRecord {
+    /// Takes back the last move played through [`Referee::play`] (not an opening move), with
+    /// the time it was charged. Returns it, or `None` when there is none.
+    pub fn take_back(&mut self) -> Option<PlayedMove> {
+        if self.moves.last().is_none_or(|m| m.book) {
+            return None;
+        }
+        let (clocks, made) = self.before.pop()?;
+        self.clocks = clocks;
+        self.made = made;
+        self.before_charge = None;
+        self.game.unmake();
+        self.moves.pop()
+    }
+
+    /// Sets `colour`'s clock (a clock the caller runs itself, such as a person's).
+    pub fn set_clock_ms(&mut self, colour: Colour, ms: i64) {
+        self.clocks[colour.idx()] = ms;
+    }
+
+    /// The record of the game so far, ended by `ending` or (without one) unfinished.
+    pub fn record(&self, ending: Option<&Ending>, ids: RecordIds) -> GameRecord {
+        let (result, termination, reason) = match ending {
+            Some(e) => (e.result, e.termination, e.reason.clone()),
+            None => (
+                GameResult::Unfinished,
+                Termination::Unterminated,
+                "Game not finished".to_string(),
+            ),
+        };
         GameRecord {
             id: ids.id,
             round: ids.round,
             variant: self.variant,
             custom_start: self.custom_start,
-            start_fen: self.start_fen,
+            start_fen: self.start_fen.clone(),
             seats: ids.seats,
             names: ids.names,
             time_controls: self
@@ -251,13 +291,18 @@ impl Referee {
                 .map(|l| if l.any() { l.to_string() } else { "-".into() })
                 .collect(),
             final_fen: self.game.fen(),
-            moves: self.moves,
-            result: ending.result,
-            termination: ending.termination,
-            reason: ending.reason,
+            moves: self.moves.clone(),
+            result,
+            termination,
+            reason,
             started: ids.started,
             duration: ids.started.elapsed().unwrap_or_default(),
         }
+    }
+
+    /// The record of the finished game.
+    pub fn finish(self, ending: Ending, ids: RecordIds) -> GameRecord {
+        self.record(Some(&ending), ids)
     }
 }
 
@@ -273,4 +318,64 @@ pub struct RecordIds {
     pub names: Vec<String>,
     /// When the game started.
     pub started: std::time::SystemTime,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::runner::args::TimeControl;
+    use crate::runner::pgn;
+
+    fn ids() -> RecordIds {
+        RecordIds {
+            id: 1,
+            round: 1,
+            seats: vec![0, 1],
+            names: vec!["a".into(), "b".into()],
+            started: std::time::SystemTime::now(),
+        }
+    }
+
+    #[test]
+    fn moves_clocks_take_back_and_records() {
+        let tc = Limits {
+            tc: Some(TimeControl {
+                moves: None,
+                base_ms: 10_000,
+                inc_ms: 100,
+            }),
+            ..Limits::default()
+        };
+        let mut r = Referee::new(Variant::Chess, &Opening::default(), vec![tc, tc]).unwrap();
+        r.charge_time(1500, 0).unwrap();
+        r.play("e2e4", SearchInfo::default(), 1500).unwrap();
+        assert_eq!(r.clock_ms(Colour::WHITE), 10_000 - 1500 + 100);
+        assert_eq!(
+            r.go_command(),
+            "go wtime 8600 btime 10000 winc 100 binc 100"
+        );
+        assert_eq!(r.position_command(), "position startpos moves e2e4");
+        // An illegal move loses, and changes nothing.
+        let end = r.play("e2e4", SearchInfo::default(), 0).unwrap_err();
+        assert_eq!(end.termination, Termination::IllegalMove);
+        assert_eq!(end.reason, "Black makes an illegal move: e2e4");
+        assert_eq!(r.moves().len(), 1);
+        // Too late: a loss on time, the clock as it was.
+        let late = r.charge_time(20_000, 0).unwrap_err();
+        assert_eq!(late.reason, "Black loses on time");
+        assert_eq!(r.clock_ms(Colour::BLACK), 10_000);
+        // Taking back restores the position and White's clock.
+        assert_eq!(r.take_back().map(|m| m.name), Some("e2e4".into()));
+        assert_eq!(r.clock_ms(Colour::WHITE), 10_000);
+        assert_eq!(r.game().fen(), AnyGame::startpos(Variant::Chess).fen());
+        assert!(r.take_back().is_none());
+        // A game saved unfinished is written with the result '*'.
+        r.play("d2d4", SearchInfo::default(), 0).unwrap();
+        let text = pgn::write_game(&r.record(None, ids()), "GUI");
+        assert!(
+            text.contains("[Result \"*\"]") && text.contains("1. d2d4"),
+            "{text}"
+        );
+        assert!(text.trim_end().ends_with('*'), "{text}");
+    }
 }
