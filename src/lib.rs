@@ -2,9 +2,12 @@
 //!
 //! Layers, bottom up: [`rules`] (the games themselves: geometry, positions, move generation,
 //! notation, FEN, perft), [`eval`] (static evaluation per variant), [`search`] (parallel
-//! alpha-beta over any variant), and [`protocol`] (the UCI-compatible text protocol).
+//! alpha-beta over any variant), and [`protocol`] (the UCI-compatible text protocol); beside
+//! them [`runner`] (`strata match`, the match runner and referee) and [`gui`] (`strata gui`,
+//! the browser GUI).
 
 pub mod eval;
+pub mod gui;
 pub mod logging;
 pub mod protocol;
 pub mod rules;

@@ -38,6 +38,22 @@ enum Cmd {
     /// Play a match between engines, refereed by the rules (`strata match --help`).
     #[command(disable_help_flag = true)]
     Match(MatchArgs),
+    /// Play in a browser: serve the GUI and print its URL.
+    Gui(GuiArgs),
+}
+
+#[derive(Args)]
+struct GuiArgs {
+    /// The opponent engine, a program speaking the protocol, with its arguments
+    /// ("CMD ARGS"; default: this program).
+    #[arg(long)]
+    engine: Option<String>,
+    /// The port (0: any free port).
+    #[arg(long, default_value_t = 0)]
+    port: u16,
+    /// The address to listen on (127.0.0.1: this computer only).
+    #[arg(long, default_value = "127.0.0.1")]
+    host: String,
 }
 
 #[derive(Args)]
@@ -194,6 +210,11 @@ fn main() -> ExitCode {
         Some(Cmd::Perft(args)) => run_perft(args),
         Some(Cmd::Bench(args)) => run_bench(args),
         Some(Cmd::Match(args)) => strata::runner::cli(&args.args),
+        Some(Cmd::Gui(args)) => strata::gui::run(strata::gui::GuiOptions {
+            engine: args.engine,
+            host: args.host,
+            port: args.port,
+        }),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,6 +1,7 @@
 //! Helpers shared by the integration tests: perft suite files and position invariants.
 #![allow(dead_code)]
 
+pub mod browser;
 pub mod engine;
 pub mod fuzz;
 

@@ -1,0 +1,436 @@
+// strata gui: the page. It draws what the server says (the server owns the game: legal moves,
+// clocks, results) and sends what the person does. Selecting a piece highlights its legal
+// targets from the legal moves the server sent, on every level, without asking the server;
+// a move the rules refuse is explained by the server in words.
+
+import { Board } from './board.js';
+import { Connection } from './connection.js';
+import { NewGameDialog, gameFromUrl } from './newgame.js';
+import { COLOURS, pieceSvg } from './pieces.js';
+import { Clocks, showHands, showLegend, showMoves } from './panel.js';
+
+const $ = (id) => document.getElementById(id);
+
+const app = {
+  hello: null,
+  variant: null,
+  state: null,
+  viewPly: null, // null: the current position; a number: looking back at that ply
+  selection: null, // {from: cell} or {drop: kind}
+  flipped: false,
+  engineLine: '',
+};
+
+const conn = new Connection(onMessage, (why) => showMessage(why));
+const board = new Board($('board'), { press, release });
+const clocks = new Clocks();
+const dialog = new NewGameDialog((msg) => conn.send(msg));
+
+function showMessage(text, info = false) {
+  const m = $('message');
+  m.textContent = text;
+  m.classList.toggle('info', info);
+  m.hidden = !text;
+  clearTimeout(showMessage.timer);
+  if (text) showMessage.timer = setTimeout(() => (m.hidden = true), info ? 6000 : 10000);
+}
+
+function onMessage(msg) {
+  switch (msg.type) {
+    case 'hello':
+      app.hello = msg;
+      dialog.setHello(msg);
+      {
+        const fromUrl = gameFromUrl(msg);
+        if (fromUrl) conn.send(fromUrl);
+        else dialog.open(null);
+      }
+      $('status').textContent = msg.engine ? `Engine: ${msg.engine.name}` : 'No engine available';
+      break;
+    case 'state':
+      onState(msg);
+      break;
+    case 'engine':
+      onEngine(msg);
+      break;
+    case 'explanation':
+      showMessage(`Not allowed: ${msg.reason}.`);
+      break;
+    case 'error':
+      showMessage(msg.message);
+      break;
+    case 'engine_status':
+      showMessage(msg.message, true);
+      break;
+    case 'pgn':
+      showExport(msg);
+      break;
+    case 'position':
+      if (app.viewPly === msg.ply) showPast(msg);
+      break;
+  }
+}
+
+function myTurn() {
+  const s = app.state;
+  return !!s && !s.result && s.seats[s.to_move] === 'human' && s.legal.length > 0 && app.viewPly === null;
+}
+
+function onState(s) {
+  const old = app.state;
+  app.state = s;
+  const variant = app.hello.variants.find((v) => v.name === s.variant);
+  if (variant !== app.variant || !old || old.game !== s.game) {
+    if (variant !== app.variant) {
+      app.variant = variant;
+      board.setVariant(variant);
+      showLegend(variant);
+      $('levels-note').textContent = variant.levels_note;
+    }
+    app.engineLine = '';
+    // A person who plays only the second team sees it from its side.
+    const team1Only = s.seats.some((x) => x === 'human') && s.seats.every((x, c) => x !== 'human' || (c & 1) === 1);
+    if (team1Only !== app.flipped) {
+      app.flipped = team1Only;
+      board.setFlipped(app.flipped);
+    }
+  }
+  if (!old || old.fen !== s.fen || old.game !== s.game) {
+    app.selection = null;
+    app.viewPly = null;
+  }
+  render();
+}
+
+function render() {
+  const s = app.state;
+  const v = app.variant;
+  if (!s || !v) return;
+  if (app.viewPly === null) {
+    board.setPosition(s);
+    $('history-banner').hidden = true;
+  }
+  paintSelection();
+  clocks.show(v, s);
+  showMoves(v, s.moves, app.viewPly ?? s.moves.length, navigate);
+  const drops = new Set(s.legal.filter((m) => m.flag === 'drop').map((m) => m.promotion));
+  showHands(v, s.hands, myTurn() ? drops : new Set(), s.to_move, app.selection?.drop, pickDrop);
+  $('notes').textContent = s.notes.join(' · ');
+  const passOnly = myTurn() && s.legal.length === 1 && s.legal[0].flag === 'pass';
+  $('pass').hidden = !passOnly;
+  const res = $('result');
+  if (s.result) {
+    res.hidden = false;
+    res.dataset.result = s.result.result;
+    res.textContent = `${s.result.result} · ${s.result.reason}`;
+  } else {
+    res.hidden = true;
+    delete res.dataset.result;
+  }
+  const offer = $('draw-offer');
+  offer.hidden = s.draw_offer === null || s.draw_offer === undefined || !!s.result;
+  if (!offer.hidden) $('draw-offer-text').textContent = `${COLOURS[s.draw_offer].name} offers a draw.`;
+  $('engine-info').textContent = s.thinking ? app.engineLine || 'The engine is thinking…' : '';
+  const persons = s.seats.includes('human');
+  $('takeback').disabled = !persons || s.moves.length === 0;
+  $('resign').disabled = !persons || !!s.result;
+  $('draw').disabled = !persons || !!s.result;
+  $('status').textContent = statusText(s);
+}
+
+function statusText(s) {
+  if (s.result) return `Game over: ${s.result.reason} (${s.result.result})`;
+  const c = COLOURS[s.to_move].name;
+  if (s.seats[s.to_move] === 'engine') return `${c} to move: the engine is thinking…`;
+  if (s.legal.length === 0) return `${c} to move: waiting for the engine to get ready…`;
+  const check = s.danger.length ? ' (King in danger!)' : '';
+  // One person (playing one team) is "you"; people on both teams share the screen.
+  const teams = new Set(s.seats.map((x, i) => (x === 'human' ? i & 1 : -1)).filter((t) => t >= 0));
+  return `${c} to move${teams.size > 1 ? '' : ' (you)'}${check}`;
+}
+
+function onEngine(e) {
+  if (!app.state || !app.state.thinking) return;
+  const score = e.mate !== null && e.mate !== undefined ? `mate ${e.mate}` : e.cp !== null && e.cp !== undefined ? `${e.cp >= 0 ? '+' : ''}${(e.cp / 100).toFixed(2)}` : '';
+  app.engineLine = `Engine (${COLOURS[e.colour].name}): depth ${e.depth ?? '?'}, ${score}, ${e.nodes ?? 0} nodes — ${e.pv.slice(0, 8).join(' ')}`;
+  $('engine-info').textContent = app.engineLine;
+}
+
+// Selecting and moving.
+
+/** The legal moves from `from` grouped by target: target -> [moves]. */
+function movesFrom(from) {
+  const out = new Map();
+  for (const m of app.state.legal) {
+    if (m.flag === 'drop' || m.flag === 'pass' || m.from !== from) continue;
+    out.set(m.to, (out.get(m.to) ?? []).concat(m));
+  }
+  return out;
+}
+
+function dropsOf(kind) {
+  const out = new Map();
+  for (const m of app.state.legal) {
+    if (m.flag === 'drop' && m.promotion === kind) out.set(m.to, [m]);
+  }
+  return out;
+}
+
+function candidates() {
+  const sel = app.selection;
+  if (!sel) return new Map();
+  return sel.drop !== undefined ? dropsOf(sel.drop) : movesFrom(sel.from);
+}
+
+function paintSelection() {
+  const sel = app.selection;
+  const targets = new Map();
+  for (const [to, ms] of candidates()) targets.set(to, { shot: ms.some((m) => m.flag === 'shot') && ms.every((m) => m.flag === 'shot') });
+  board.setSelection(sel && sel.from !== undefined ? sel.from : null, targets);
+}
+
+function pieceAt(cell) {
+  return app.state.pieces.find((p) => p[0] === cell) ?? null;
+}
+
+function ownPiece(cell) {
+  const p = pieceAt(cell);
+  return !!p && p[1] === app.state.to_move;
+}
+
+function select(sel) {
+  const t0 = performance.now();
+  app.selection = sel;
+  paintSelection();
+  render();
+  // How long from the click to the highlighted targets on screen (reported in the docs).
+  requestAnimationFrame(() => requestAnimationFrame(() => {
+    document.body.dataset.highlightMs = (performance.now() - t0).toFixed(1);
+  }));
+}
+
+function press(cell) {
+  $('chooser').hidden = true;
+  if (!app.state) return false;
+  if (app.viewPly !== null) {
+    showMessage('You are looking at an earlier position: press End (or ») to return to the game.', true);
+    return false;
+  }
+  if (!myTurn()) {
+    if (app.state.result) showMessage('The game is over: start a new one.', true);
+    else if (app.state.seats[app.state.to_move] === 'engine') showMessage('Wait for the engine to move.', true);
+    return false;
+  }
+  const sel = app.selection;
+  if (sel) {
+    const c = candidates();
+    if (c.has(cell)) {
+      attempt(c.get(cell), cell);
+      return false;
+    }
+    if (ownPiece(cell) && sel.from !== cell) {
+      select({ from: cell });
+      return true;
+    }
+    if (sel.from === cell) {
+      select(null);
+      return false;
+    }
+    explain(sel.from ?? cell, cell);
+    select(null);
+    return false;
+  }
+  if (ownPiece(cell)) {
+    select({ from: cell });
+    return true;
+  }
+  if (pieceAt(cell)) explain(cell, cell);
+  return false;
+}
+
+function release(from, to) {
+  const c = movesFrom(from);
+  if (c.has(to)) attempt(c.get(to), to);
+  else {
+    explain(from, to);
+    select(null);
+  }
+}
+
+function explain(from, to) {
+  const cells = app.variant.cells;
+  board.flash(to);
+  conn.send({ type: 'explain', from: cells[from].name, to: cells[to].name });
+}
+
+/** Plays one of `moves` (all to `cell`): asks which when there are several. */
+function attempt(moves, cell) {
+  if (moves.length === 1) {
+    play(moves[0].move);
+    return;
+  }
+  const chooser = $('chooser');
+  chooser.replaceChildren();
+  const title = document.createElement('div');
+  title.className = 'title';
+  title.textContent = moves.some((m) => m.flag === 'shot') ? 'Move or shoot?' : 'Promote to:';
+  chooser.append(title);
+  for (const m of moves) {
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.dataset.move = m.move;
+    if (m.flag === 'shot') b.textContent = 'Shoot';
+    else if (m.promotion !== null && m.promotion !== undefined) {
+      const g = document.createElement('span');
+      g.className = 'glyph';
+      g.innerHTML = pieceSvg(app.variant.pieces[m.promotion], app.state.to_move);
+      b.append(g, app.variant.pieces[m.promotion].name);
+    } else b.textContent = moves.some((x) => x.flag === 'shot') ? 'Move' : 'No promotion';
+    b.addEventListener('click', () => {
+      chooser.hidden = true;
+      play(m.move);
+    });
+    chooser.append(b);
+  }
+  const r = document.querySelector(`[data-cell="${app.variant.cells[cell].name}"]`).getBoundingClientRect();
+  chooser.style.left = `${Math.max(4, Math.min(innerWidth - 360, r.left))}px`;
+  chooser.style.top = `${Math.min(innerHeight - 160, r.bottom + 4)}px`;
+  chooser.hidden = false;
+}
+
+function play(move) {
+  app.selection = null;
+  paintSelection();
+  showMessage('');
+  conn.send({ type: 'move', move });
+}
+
+function pickDrop(kind) {
+  if (!myTurn()) return;
+  select(app.selection?.drop === kind ? null : { drop: kind });
+}
+
+// Looking back through the game.
+
+function navigate(ply) {
+  const s = app.state;
+  if (!s) return;
+  const n = Math.max(0, Math.min(s.moves.length, ply));
+  app.selection = null;
+  if (n === s.moves.length) {
+    app.viewPly = null;
+    render();
+    return;
+  }
+  app.viewPly = n;
+  render();
+  conn.send({ type: 'show', ply: n });
+}
+
+function showPast(p) {
+  board.setPosition(p);
+  board.setSelection(null, new Map());
+  const b = $('history-banner');
+  b.hidden = false;
+  b.textContent = `Looking at the position after move ${p.ply} of ${app.state.moves.length} — End (») returns to the game.`;
+}
+
+// The export and import dialogs.
+
+function textDialog(title, help, text, extra, ok) {
+  $('text-dialog-title').textContent = title;
+  $('text-dialog-help').textContent = help;
+  $('text-dialog-text').value = text;
+  $('text-dialog-text').readOnly = !ok;
+  $('text-dialog-extra').replaceChildren(...(extra ?? []));
+  $('text-dialog-ok').hidden = !ok;
+  $('text-dialog-ok').onclick = ok ? (e) => {
+    e.preventDefault();
+    $('text-dialog').close();
+    ok($('text-dialog-text').value);
+  } : null;
+  $('text-dialog').showModal();
+}
+
+function showExport(msg) {
+  const a = document.createElement('a');
+  a.href = URL.createObjectURL(new Blob([msg.pgn], { type: 'application/x-chess-pgn' }));
+  a.download = `strata-${app.state.variant}.pgn`;
+  a.textContent = 'Download the PGN';
+  const fen = document.createElement('div');
+  fen.textContent = `FEN: ${msg.fen}`;
+  fen.style.wordBreak = 'break-all';
+  textDialog('Export', 'The game as PGN (as strata match writes it) and the position as FEN:', msg.pgn, [a, fen], null);
+}
+
+function importGame() {
+  textDialog('Import', 'Paste a PGN (its Variant and FEN tags say where it starts) or a FEN of the current variant, and play on from there:', '', null, (text) => {
+    const t = text.trim();
+    if (!t) return;
+    const s = app.state;
+    const msg = { type: 'new_game', variant: s ? s.variant : 'chess' };
+    if (s) msg.seats = s.seats;
+    if (t.startsWith('[') || /^\d+\./.test(t)) msg.pgn = t;
+    else msg.fen = t;
+    conn.send(msg);
+  });
+}
+
+// Buttons and keys.
+
+$('new-game').addEventListener('click', () => dialog.open(app.state));
+$('takeback').addEventListener('click', () => conn.send({ type: 'takeback' }));
+$('flip').addEventListener('click', () => {
+  app.flipped = !app.flipped;
+  board.setFlipped(app.flipped);
+  render();
+});
+$('resign').addEventListener('click', () => {
+  if (confirm('Resign this game?')) conn.send({ type: 'resign' });
+});
+$('draw').addEventListener('click', () => conn.send({ type: 'draw_offer' }));
+$('draw-accept').addEventListener('click', () => conn.send({ type: 'draw_answer', accept: true }));
+$('draw-decline').addEventListener('click', () => conn.send({ type: 'draw_answer', accept: false }));
+$('export').addEventListener('click', () => conn.send({ type: 'get_pgn' }));
+$('import').addEventListener('click', importGame);
+$('pass').addEventListener('click', () => play('0000'));
+$('nav-first').addEventListener('click', () => navigate(0));
+$('nav-prev').addEventListener('click', () => navigate((app.viewPly ?? app.state.moves.length) - 1));
+$('nav-next').addEventListener('click', () => navigate((app.viewPly ?? app.state.moves.length) + 1));
+$('nav-last').addEventListener('click', () => navigate(app.state.moves.length));
+$('typed-move').addEventListener('submit', (e) => {
+  e.preventDefault();
+  const text = $('typed-move-input').value.trim();
+  if (!text) return;
+  if (!myTurn()) {
+    showMessage('It is not your move.');
+    return;
+  }
+  $('typed-move-input').value = '';
+  play(text);
+});
+document.addEventListener('keydown', (e) => {
+  if (e.target.closest('input, textarea, select, dialog')) return;
+  const s = app.state;
+  const keys = {
+    ArrowLeft: () => s && navigate((app.viewPly ?? s.moves.length) - 1),
+    ArrowRight: () => s && navigate((app.viewPly ?? s.moves.length) + 1),
+    Home: () => s && navigate(0),
+    End: () => s && navigate(s.moves.length),
+    f: () => $('flip').click(),
+    n: () => $('new-game').click(),
+    t: () => $('takeback').click(),
+    Escape: () => {
+      $('chooser').hidden = true;
+      select(null);
+    },
+  };
+  if (keys[e.key]) {
+    e.preventDefault();
+    keys[e.key]();
+  }
+});
+document.addEventListener('pointerdown', (e) => {
+  // A press on the board closes it in press() (and may open it again).
+  if (!e.target.closest('#chooser, #board')) $('chooser').hidden = true;
+});

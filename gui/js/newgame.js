@@ -1,0 +1,150 @@
+// The new game: from the URL (`/?token=T&variant=NAME&side=white|black`, in the four-colour
+// game `&seats=white,gold`, optionally `&nodes=N`, `&fen=F`, `&moves=M1,M2,...`) or from the
+// dialog (variant, who plays each colour, clock or engine limit, engine strength, start).
+
+import { COLOURS } from './pieces.js';
+
+const $ = (id) => document.getElementById(id);
+const COLOUR_NAMES = COLOURS.map((c) => c.name.toLowerCase());
+
+/** Strength levels by name, for an engine that declares `UCI_Elo` (and limits by it). */
+function eloLevels(decl) {
+  const num = (k) => Number((decl.match(new RegExp(`${k} (-?\\d+)`)) ?? [])[1]);
+  const min = num('min');
+  const max = num('max');
+  if (!Number.isFinite(min) || !Number.isFinite(max) || max <= min) return [];
+  const name = (elo) => (elo < 1000 ? 'Beginner' : elo < 1400 ? 'Novice' : elo < 1800 ? 'Club player' : elo < 2200 ? 'Expert' : 'Master');
+  const levels = [];
+  const step = Math.max(100, Math.round((max - min) / 8 / 100) * 100);
+  for (let e = min; e < max; e += step) levels.push(e);
+  return levels.map((e) => ({ label: `${name(e)} (Elo ${e})`, options: [['UCI_LimitStrength', 'true'], ['UCI_Elo', String(e)]] }));
+}
+
+/** The strength choices the engine's options allow: `UCI_Elo` levels, else `Skill Level`. */
+export function strengthChoices(engine) {
+  if (!engine) return [];
+  const opt = (n) => engine.options.find(([name]) => name.toLowerCase() === n.toLowerCase());
+  const elo = opt('UCI_Elo');
+  if (elo && opt('UCI_LimitStrength')) return eloLevels(elo[1]);
+  const skill = opt('Skill Level');
+  if (skill) {
+    const max = Number((skill[1].match(/max (\d+)/) ?? [])[1] ?? 20);
+    const out = [];
+    for (let s = 0; s < max; s += Math.max(1, Math.round(max / 10))) out.push({ label: `Skill level ${s}`, options: [['Skill Level', String(s)]] });
+    return out;
+  }
+  return [];
+}
+
+/** The game the URL asks for, or null. */
+export function gameFromUrl(hello) {
+  const q = new URLSearchParams(location.search);
+  const name = q.get('variant');
+  if (!name) return null;
+  const variant = hello.variants.find((v) => v.name === name);
+  const colours = variant ? variant.colours : 2;
+  let human;
+  if (q.get('seats')) {
+    human = new Set(q.get('seats').split(',').map((s) => COLOUR_NAMES.indexOf(s.trim().toLowerCase())));
+  } else {
+    const side = (q.get('side') ?? 'white').toLowerCase();
+    const c = COLOUR_NAMES.indexOf(side);
+    // A side names a team in the four-colour game: White means White and Gold.
+    human = new Set([...Array(colours).keys()].filter((i) => (i & 1) === ((c < 0 ? 0 : c) & 1)));
+    if (side === 'both' || side === 'none') human = new Set(side === 'both' ? [...Array(colours).keys()] : []);
+  }
+  const msg = {
+    type: 'new_game',
+    variant: name,
+    seats: [...Array(colours).keys()].map((i) => (human.has(i) ? 'human' : 'engine')),
+  };
+  if (q.get('nodes')) msg.engine_limit = { nodes: Number(q.get('nodes')) };
+  if (q.get('fen')) msg.fen = q.get('fen');
+  if (q.get('moves')) msg.moves = q.get('moves').split(',').map((m) => m.trim()).filter((m) => m);
+  return msg;
+}
+
+/** The new-game dialog. `start(msg)` receives the `new_game` message. */
+export class NewGameDialog {
+  constructor(start) {
+    this.start = start;
+    this.hello = null;
+    this.dialog = $('new-game-dialog');
+    $('ng-variant').addEventListener('change', () => this.seats());
+    $('ng-cancel').addEventListener('click', () => this.dialog.close());
+    $('new-game-form').addEventListener('submit', (e) => {
+      e.preventDefault();
+      this.dialog.close();
+      this.start(this.message());
+    });
+  }
+
+  setHello(hello) {
+    this.hello = hello;
+    const sel = $('ng-variant');
+    sel.replaceChildren(...hello.variants.map((v) => new Option(v.name, v.name)));
+    const box = $('ng-strength');
+    box.querySelectorAll(':not(legend)').forEach((e) => e.remove());
+    const choices = strengthChoices(hello.engine);
+    const label = document.createElement('label');
+    if (choices.length) {
+      const s = document.createElement('select');
+      s.id = 'ng-strength-select';
+      s.append(new Option('Full strength', ''));
+      choices.forEach((c, i) => s.append(new Option(c.label, String(i))));
+      label.append('Level ', s);
+    } else {
+      label.textContent = hello.engine
+        ? 'This engine has no strength options: choose its strength by its limit per move above.'
+        : 'No engine is available.';
+    }
+    box.append(label);
+    this.choices = choices;
+    this.seats();
+  }
+
+  /** One row per colour: a person or the engine. */
+  seats(preset) {
+    const v = this.hello.variants.find((x) => x.name === $('ng-variant').value);
+    const box = $('ng-seats');
+    box.querySelectorAll(':not(legend)').forEach((e) => e.remove());
+    for (let c = 0; c < v.colours; c++) {
+      const row = document.createElement('label');
+      row.className = 'seat-row';
+      const s = document.createElement('select');
+      s.name = `seat${c}`;
+      s.dataset.colour = c;
+      s.append(new Option('Me (a person)', 'human'), new Option('The engine', 'engine'));
+      s.value = preset ? preset[c] : (c & 1) === 0 ? 'human' : 'engine';
+      row.append(`${COLOURS[c].name}: `, s);
+      box.append(row);
+    }
+  }
+
+  open(current) {
+    if (!this.hello) return;
+    if (current) $('ng-variant').value = current.variant;
+    this.seats(current ? current.seats : null);
+    this.dialog.showModal();
+  }
+
+  message() {
+    const f = $('new-game-form');
+    const msg = {
+      type: 'new_game',
+      variant: $('ng-variant').value,
+      seats: [...f.querySelectorAll('#ng-seats select')].map((s) => s.value),
+    };
+    const clock = $('ng-clock').value;
+    if (clock) {
+      const [base, inc] = clock.split('+').map(Number);
+      msg.clock = { base_ms: base * 1000, inc_ms: inc * 1000 };
+    }
+    const [kind, n] = $('ng-limit').value.split(':');
+    msg.engine_limit = kind === 'nodes' ? { nodes: Number(n) } : { movetime_ms: Number(n) };
+    const strength = $('ng-strength-select');
+    if (strength && strength.value !== '') msg.engine_options = this.choices[Number(strength.value)].options;
+    if (f.elements.start.value === 'fen' && $('ng-fen').value.trim()) msg.fen = $('ng-fen').value.trim();
+    return msg;
+  }
+}

@@ -1,0 +1,163 @@
+//! What the page is told about the variants and the position, built from the rules layer
+//! alone: layouts from the geometry, pieces from each variant's table, legal moves, holdings,
+//! Kings in danger. Nothing here is written for one variant.
+
+use super::messages::{CellView, LegalMove, LevelView, PieceView, VariantView};
+use crate::rules::bitset::Cell;
+use crate::rules::piece::Colour;
+use crate::rules::{AnyGame, Game, MoveFlag, MoveList, Variant};
+
+/// A variant as the page draws it.
+pub fn variant_view(v: Variant) -> VariantView {
+    let info = v.info();
+    let layout = v.layout();
+    VariantView {
+        name: v.name(),
+        colours: info.colours,
+        start_fen: info.start_fen,
+        levels: layout
+            .levels
+            .iter()
+            .map(|l| LevelView {
+                letter: l.letter,
+                files: l.files,
+                ranks: l.ranks,
+            })
+            .collect(),
+        cells: layout
+            .cells
+            .into_iter()
+            .map(|c| CellView {
+                name: c.name,
+                x: c.coord.x,
+                y: c.coord.y,
+                z: c.coord.z,
+            })
+            .collect(),
+        pieces: info
+            .pieces
+            .iter()
+            .map(|p| PieceView {
+                letter: p.letter,
+                name: p.name,
+            })
+            .collect(),
+        levels_note: info.levels_note,
+    }
+}
+
+/// The number of cells of `v`'s board.
+pub fn cell_count(v: Variant) -> usize {
+    v.layout().cells.len()
+}
+
+/// The pieces on the board: (cell, colour, kind).
+pub fn pieces(game: &AnyGame, cells: usize) -> Vec<(u16, u8, u8)> {
+    (0..cells)
+        .filter_map(|c| {
+            let p = game.piece_at(c);
+            p.is_some().then(|| (c as u16, p.colour().0, p.kind()))
+        })
+        .collect()
+}
+
+/// The occupied cells.
+pub fn occupied(game: &AnyGame, cells: usize) -> Vec<Cell> {
+    (0..cells).filter(|&c| game.piece_at(c).is_some()).collect()
+}
+
+/// What each of `colours` colours holds off the board.
+pub fn hands(game: &AnyGame, colours: usize) -> Vec<Vec<(u8, usize)>> {
+    (0..colours)
+        .map(|c| game.in_hand(Colour(c as u8)))
+        .collect()
+}
+
+fn flag_name(f: MoveFlag) -> &'static str {
+    match f {
+        MoveFlag::Normal => "normal",
+        MoveFlag::DoubleStep => "double_step",
+        MoveFlag::EnPassant => "en_passant",
+        MoveFlag::Castle => "castle",
+        MoveFlag::Drop => "drop",
+        MoveFlag::Shot => "shot",
+        MoveFlag::Pass => "pass",
+    }
+}
+
+/// Every legal move, with its cells.
+pub fn legal_moves(game: &AnyGame) -> Vec<LegalMove> {
+    let mut list = MoveList::new();
+    game.generate(&mut list);
+    list.iter()
+        .map(|&m| LegalMove {
+            mv: game.move_name(m),
+            from: m.from() as u16,
+            to: m.to() as u16,
+            promotion: m.promotion(),
+            flag: flag_name(m.flag()),
+        })
+        .collect()
+}
+
+/// The cells a move written as `text` goes from and to, read with the variant's cell names
+/// (`e2e4`, `Cc3Cc5`, `Ca1*Ca4`, `Ce9Ce10q`; `O@e4` gives the drop cell twice). `None` if the
+/// text does not start with two cell names.
+pub fn move_cells(v: Variant, text: &str) -> Option<(Cell, Cell)> {
+    let layout = v.layout();
+    let cell_at_start = |s: &str| -> Option<(Cell, usize)> {
+        layout
+            .cells
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| s.starts_with(c.name.as_str()))
+            .max_by_key(|(_, c)| c.name.len())
+            .map(|(i, c)| (i, c.name.len()))
+    };
+    if let Some((_, rest)) = text.split_once('@') {
+        let (c, n) = cell_at_start(rest)?;
+        return (n == rest.len()).then_some((c, c));
+    }
+    let (from, n) = cell_at_start(text)?;
+    let rest = text[n..].trim_start_matches(['*', '-', 'x']);
+    let (to, _) = cell_at_start(rest)?;
+    Some((from, to))
+}
+
+/// The cell named `name` in `v`.
+pub fn cell_named(v: Variant, name: &str) -> Option<Cell> {
+    v.layout().cells.iter().position(|c| c.name == name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn views_and_move_cells() {
+        for v in Variant::ALL {
+            let view = variant_view(v);
+            assert_eq!(view.cells.len(), cell_count(v));
+            assert!(!view.pieces.is_empty());
+            let g = AnyGame::startpos(v);
+            assert!(!legal_moves(&g).is_empty(), "{}", v.name());
+            for m in legal_moves(&g) {
+                if m.flag != "pass" && m.flag != "drop" {
+                    assert_eq!(
+                        move_cells(v, &m.mv),
+                        Some((m.from as usize, m.to as usize)),
+                        "{} {}",
+                        v.name(),
+                        m.mv
+                    );
+                }
+            }
+        }
+        let e4 = cell_named(Variant::Pole, "e4").unwrap();
+        assert_eq!(move_cells(Variant::Pole, "O@e4"), Some((e4, e4)));
+        let c9 = cell_named(Variant::Polyhedron, "Ce9").unwrap();
+        let c10 = cell_named(Variant::Polyhedron, "Ce10").unwrap();
+        assert_eq!(move_cells(Variant::Polyhedron, "Ce9Ce10q"), Some((c9, c10)));
+        assert_eq!(move_cells(Variant::Chess, "zz"), None);
+    }
+}

@@ -1,0 +1,445 @@
+//! The JSON messages between the page and the server, one WebSocket per game session.
+//! `docs/gui.md` describes them for anyone writing another front-end; the field names here
+//! are that document's.
+
+use serde::{Deserialize, Serialize};
+
+/// A message from the page.
+#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ClientMessage {
+    /// Start a new game (ending the current one).
+    NewGame(NewGame),
+    /// The colour to move, played by a person, plays this move (protocol notation).
+    Move {
+        /// The move, as `e2e4`, `Cc3Cc5`, `O@e4`, `Ca1*Ca4`, `0000`.
+        #[serde(rename = "move")]
+        mv: String,
+    },
+    /// Why may the piece on `from` not go to `to`? (`from == to`: a drop.)
+    Explain {
+        /// A cell name.
+        from: String,
+        /// A cell name.
+        to: String,
+    },
+    /// Take back the last move of a person (and the engine's replies after it).
+    Takeback,
+    /// The person to move (or the only person) resigns for their team.
+    Resign,
+    /// The person to move offers a draw.
+    DrawOffer,
+    /// The person to move answers a draw offer.
+    DrawAnswer {
+        /// Accept or decline.
+        accept: bool,
+    },
+    /// Ask for the game as PGN (and the position as FEN).
+    GetPgn,
+    /// Ask for the position after `ply` moves of the game (0: its start), to look back.
+    Show {
+        /// The number of moves played.
+        ply: usize,
+    },
+}
+
+/// Who sits in a seat.
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum Seat {
+    /// A person at this page.
+    Human,
+    /// The engine.
+    Engine,
+}
+
+/// The settings of a new game.
+#[derive(Clone, Debug, Default, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct NewGame {
+    /// The variant's protocol name.
+    pub variant: String,
+    /// Who plays each colour, in colour order (2 or 4 seats). Default: a person plays White
+    /// (White and Gold in the four-colour game), the engine the others.
+    #[serde(default)]
+    pub seats: Option<Vec<Seat>>,
+    /// Start from this FEN instead of the start position.
+    #[serde(default)]
+    pub fen: Option<String>,
+    /// Moves played from the start before the game goes on (protocol notation).
+    #[serde(default)]
+    pub moves: Vec<String>,
+    /// Start from the end of this PGN's first game (its Variant, FEN and moves).
+    #[serde(default)]
+    pub pgn: Option<String>,
+    /// A clock for every colour; none means untimed persons and the engine's fixed limit.
+    #[serde(default)]
+    pub clock: Option<ClockSpec>,
+    /// The engine's limit per move when there is no clock (default: 100000 nodes).
+    #[serde(default)]
+    pub engine_limit: Option<EngineLimit>,
+    /// Engine options to set for this game: only the strength options (`UCI_LimitStrength`,
+    /// `UCI_Elo`, `Skill Level`) the engine declares. Those not given are set back to their
+    /// defaults.
+    #[serde(default)]
+    pub engine_options: Vec<(String, String)>,
+}
+
+/// A clock: base time and increment per move.
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct ClockSpec {
+    /// Time per game in ms.
+    pub base_ms: u64,
+    /// Increment per move in ms.
+    #[serde(default)]
+    pub inc_ms: u64,
+}
+
+/// The engine's fixed limit per move (any combination).
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct EngineLimit {
+    /// Nodes per move.
+    #[serde(default)]
+    pub nodes: Option<u64>,
+    /// Depth per move.
+    #[serde(default)]
+    pub depth: Option<u32>,
+    /// Time per move in ms.
+    #[serde(default)]
+    pub movetime_ms: Option<u64>,
+}
+
+/// A message to the page.
+#[derive(Clone, Debug, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ServerMessage {
+    /// First message: the variants (with their boards) and the engine.
+    Hello(Box<Hello>),
+    /// The game as it stands; sent after every change.
+    State(Box<State>),
+    /// What the engine says while it thinks.
+    Engine(EngineReport),
+    /// Why a move is refused.
+    Explanation {
+        /// The cell names asked about.
+        from: String,
+        /// See `from`.
+        to: String,
+        /// The reason, in words.
+        reason: String,
+    },
+    /// The game as PGN, as `strata match` writes it, and the position as FEN.
+    Pgn {
+        /// PGN text.
+        pgn: String,
+        /// The current position.
+        fen: String,
+    },
+    /// The position after `ply` moves, asked for with `show`.
+    Position(Box<PositionView>),
+    /// Something about the engine process (it died, it was restarted, it cannot play a
+    /// variant).
+    EngineStatus {
+        /// In words.
+        message: String,
+    },
+    /// A message that was refused, and why; nothing changed.
+    Error {
+        /// In words.
+        message: String,
+    },
+}
+
+/// The variants and the engine.
+#[derive(Clone, Debug, Serialize)]
+pub struct Hello {
+    /// The server's version.
+    pub version: &'static str,
+    /// Every variant the rules layer knows.
+    pub variants: Vec<VariantView>,
+    /// The engine, if it started.
+    pub engine: Option<EngineView>,
+}
+
+/// A variant as the page draws it.
+#[derive(Clone, Debug, Serialize)]
+pub struct VariantView {
+    /// Protocol name.
+    pub name: &'static str,
+    /// Number of colours (2, or 4 in two teams).
+    pub colours: usize,
+    /// The start position.
+    pub start_fen: &'static str,
+    /// The levels in letter order.
+    pub levels: Vec<LevelView>,
+    /// Every cell, by cell number.
+    pub cells: Vec<CellView>,
+    /// The piece kinds, by kind number.
+    pub pieces: Vec<PieceView>,
+    /// How the levels lie, in words.
+    pub levels_note: &'static str,
+}
+
+/// A level: its letter and the files and ranks it covers (from 0).
+#[derive(Clone, Debug, Serialize)]
+pub struct LevelView {
+    /// `A`, `B`, ...
+    pub letter: char,
+    /// First and last file.
+    pub files: (i8, i8),
+    /// First and last rank.
+    pub ranks: (i8, i8),
+}
+
+/// A cell: its name and coordinates.
+#[derive(Clone, Debug, Serialize)]
+pub struct CellView {
+    /// Protocol name (`e4`, `Cc3`).
+    pub name: String,
+    /// File (0 = a).
+    pub x: i8,
+    /// Rank (0 = 1).
+    pub y: i8,
+    /// Level (0 = A).
+    pub z: i8,
+}
+
+/// A piece kind.
+#[derive(Clone, Debug, Serialize)]
+pub struct PieceView {
+    /// FEN letter.
+    pub letter: char,
+    /// Name.
+    pub name: &'static str,
+}
+
+/// The engine as the page offers it.
+#[derive(Clone, Debug, Serialize)]
+pub struct EngineView {
+    /// Its `id name`.
+    pub name: String,
+    /// Its options, as (name, the declaration after `type `).
+    pub options: Vec<(String, String)>,
+}
+
+/// The game as it stands.
+#[derive(Clone, Debug, Serialize)]
+pub struct State {
+    /// Game number in this session.
+    pub game: u64,
+    /// Protocol name.
+    pub variant: &'static str,
+    /// The position.
+    pub fen: String,
+    /// The colour to move (0 White, 1 Black, 2 Gold, 3 Silver).
+    pub to_move: u8,
+    /// Who plays each colour.
+    pub seats: Vec<Seat>,
+    /// The player names per colour (for the page and the PGN).
+    pub names: Vec<String>,
+    /// Pieces on the board: (cell, colour, kind).
+    pub pieces: Vec<(u16, u8, u8)>,
+    /// What each colour holds off the board: (kind, count).
+    pub hands: Vec<Vec<(u8, usize)>>,
+    /// The state beside the placement, in words.
+    pub notes: Vec<String>,
+    /// The legal moves (none once the game is over, or while the engine is to move).
+    pub legal: Vec<LegalMove>,
+    /// The moves played.
+    pub moves: Vec<MoveView>,
+    /// The last move, with the cells it emptied (captures, shots, explosions).
+    pub last: Option<LastMove>,
+    /// Cells of Kings in check or, where Kings are captured, attacked.
+    pub danger: Vec<u16>,
+    /// Each colour's time left in ms, as of this message (none without clocks).
+    pub clocks: Option<Vec<i64>>,
+    /// The colour whose clock runs.
+    pub clock_running: Option<u8>,
+    /// Whether the engine is thinking.
+    pub thinking: bool,
+    /// The colour that offered a draw, while the offer stands.
+    pub draw_offer: Option<u8>,
+    /// The result, once the game is over.
+    pub result: Option<ResultView>,
+}
+
+/// A position of the game's past.
+#[derive(Clone, Debug, Serialize)]
+pub struct PositionView {
+    /// Moves played to reach it.
+    pub ply: usize,
+    /// Its FEN.
+    pub fen: String,
+    /// Pieces: (cell, colour, kind).
+    pub pieces: Vec<(u16, u8, u8)>,
+    /// What each colour holds off the board.
+    pub hands: Vec<Vec<(u8, usize)>>,
+    /// The move that led to it.
+    pub last: Option<LastMove>,
+    /// Kings in danger in it.
+    pub danger: Vec<u16>,
+}
+
+/// A legal move.
+#[derive(Clone, Debug, Serialize)]
+pub struct LegalMove {
+    /// Protocol notation.
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// From-cell (the target cell for a drop; 0 for a pass).
+    pub from: u16,
+    /// To-cell.
+    pub to: u16,
+    /// Promotion or drop kind.
+    pub promotion: Option<u8>,
+    /// `normal`, `double_step`, `en_passant`, `castle`, `drop`, `shot`, `pass`.
+    pub flag: &'static str,
+}
+
+/// A move played.
+#[derive(Clone, Debug, Serialize)]
+pub struct MoveView {
+    /// Its number from 1.
+    pub ply: usize,
+    /// Protocol notation.
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// The colour that played it.
+    pub colour: u8,
+    /// The move number (as in PGN).
+    pub number: u32,
+    /// The engine's score and depth, if an engine played it: `+0.35/12`.
+    pub comment: Option<String>,
+}
+
+/// The last move.
+#[derive(Clone, Debug, Serialize)]
+pub struct LastMove {
+    /// From-cell.
+    pub from: u16,
+    /// To-cell.
+    pub to: u16,
+    /// Cells that held a piece before the move and are empty after it, other than the
+    /// mover's own from-cell: captures, shots and explosions.
+    pub removed: Vec<u16>,
+}
+
+/// A game's result.
+#[derive(Clone, Debug, Serialize)]
+pub struct ResultView {
+    /// `1-0`, `0-1`, `1/2-1/2`.
+    pub result: &'static str,
+    /// Why, in words.
+    pub reason: String,
+    /// The PGN termination.
+    pub termination: &'static str,
+}
+
+/// A line of the engine's thinking.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct EngineReport {
+    /// The colour it thinks for.
+    pub colour: u8,
+    /// Depth.
+    pub depth: Option<u32>,
+    /// Principal variation number (1 = best).
+    pub multipv: Option<u32>,
+    /// Score in centipawns for the side to move.
+    pub cp: Option<i32>,
+    /// Mate in moves (negative: mated).
+    pub mate: Option<i32>,
+    /// Nodes searched.
+    pub nodes: Option<u64>,
+    /// The principal variation.
+    pub pv: Vec<String>,
+}
+
+impl EngineReport {
+    /// Reads an `info` line (others give `None`).
+    pub fn from_info(line: &str, colour: u8) -> Option<EngineReport> {
+        let t: Vec<&str> = line.split_whitespace().collect();
+        if t.first() != Some(&"info") || t.get(1) == Some(&"string") {
+            return None;
+        }
+        let mut r = EngineReport {
+            colour,
+            ..EngineReport::default()
+        };
+        let mut i = 1;
+        while i < t.len() {
+            let next = t.get(i + 1);
+            match t[i] {
+                "depth" => r.depth = next.and_then(|v| v.parse().ok()),
+                "multipv" => r.multipv = next.and_then(|v| v.parse().ok()),
+                "nodes" => r.nodes = next.and_then(|v| v.parse().ok()),
+                "score" => {
+                    let v = t.get(i + 2).and_then(|v| v.parse().ok());
+                    match next {
+                        Some(&"cp") => r.cp = v,
+                        Some(&"mate") => r.mate = v,
+                        _ => {}
+                    }
+                    i += 1;
+                }
+                "pv" => {
+                    r.pv = t[i + 1..].iter().map(|s| s.to_string()).collect();
+                    break;
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+        (r.depth.is_some() || !r.pv.is_empty()).then_some(r)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn client_messages_parse_and_bad_ones_do_not() {
+        let m: ClientMessage = serde_json::from_str(r#"{"type":"move","move":"e2e4"}"#).unwrap();
+        assert_eq!(m, ClientMessage::Move { mv: "e2e4".into() });
+        let m: ClientMessage = serde_json::from_str(
+            r#"{"type":"new_game","variant":"pole","seats":["engine","human"],"clock":{"base_ms":60000,"inc_ms":1000}}"#,
+        )
+        .unwrap();
+        let ClientMessage::NewGame(g) = m else {
+            panic!()
+        };
+        assert_eq!(g.seats, Some(vec![Seat::Engine, Seat::Human]));
+        assert_eq!(g.clock.map(|c| c.inc_ms), Some(1000));
+        for bad in [
+            r#"{"type":"frobnicate"}"#,
+            r#"{"type":"move"}"#,
+            r#"{"type":"new_game","variant":"chess","colour":"blue"}"#,
+            r#"[1,2,3]"#,
+            "not json",
+        ] {
+            assert!(serde_json::from_str::<ClientMessage>(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn engine_reports_from_info_lines() {
+        let r = EngineReport::from_info(
+            "info depth 7 seldepth 9 multipv 2 score cp -35 nodes 1234 nps 1 pv e2e4 e7e5",
+            1,
+        )
+        .unwrap();
+        assert_eq!(
+            (r.depth, r.multipv, r.cp, r.nodes),
+            (Some(7), Some(2), Some(-35), Some(1234))
+        );
+        assert_eq!(r.pv, ["e2e4", "e7e5"]);
+        assert_eq!(
+            EngineReport::from_info("info depth 3 score mate -2 pv a1a2", 0).map(|r| r.mate),
+            Some(Some(-2))
+        );
+        assert!(EngineReport::from_info("info string hello", 0).is_none());
+        assert!(EngineReport::from_info("bestmove e2e4", 0).is_none());
+    }
+}

@@ -1,0 +1,223 @@
+//! The HTTP side of `strata gui`: the page's files (built into the binary), the WebSocket of
+//! each game session, and the checks every request passes first.
+//!
+//! Safety: the server listens on 127.0.0.1 unless told otherwise. Every request must carry
+//! the access token printed at start-up (in the URL, or in the cookie the first page load
+//! sets), name a host the server is reached by as an IP address or `localhost` (so that a
+//! web page on another site cannot reach it through DNS rebinding), and, when it has an
+//! `Origin` (a WebSocket always has one), come from this same origin.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use axum::Router;
+use axum::body::Body;
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{Request, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+
+use super::assets;
+use super::session::{Context, Session};
+
+/// The largest message the page may send (a PGN to import fits easily).
+const MAX_MESSAGE: usize = 4 * 1024 * 1024;
+/// The cookie that carries the token after the first page load.
+const COOKIE: &str = "strata_token";
+
+/// What the request checks need.
+pub struct Guard {
+    /// The access token.
+    pub token: String,
+    /// The address the server listens on.
+    pub addr: SocketAddr,
+}
+
+/// Server state.
+#[derive(Clone)]
+pub struct App {
+    /// Request checks.
+    pub guard: Arc<Guard>,
+    /// What sessions share.
+    pub ctx: Arc<Context>,
+}
+
+/// The router: `/ws` for game sessions, every other path a page file; all behind the checks.
+pub fn router(app: App) -> Router {
+    Router::new()
+        .route("/ws", get(ws))
+        .fallback(get(file))
+        .layer(middleware::from_fn_with_state(app.clone(), check))
+        .with_state(app)
+}
+
+/// Equal strings, compared in time independent of where they differ.
+fn same(a: &str, b: &str) -> bool {
+    a.len() == b.len()
+        && a.bytes()
+            .zip(b.bytes())
+            .fold(0, |acc, (x, y)| acc | (x ^ y))
+            == 0
+}
+
+/// The value of `name` in the query string of `query`.
+fn query_param<'a>(query: &'a str, name: &str) -> Option<&'a str> {
+    query.split('&').find_map(|kv| {
+        let (k, v) = kv.split_once('=')?;
+        (k == name).then_some(v)
+    })
+}
+
+/// The value of cookie `name`.
+fn cookie<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .find_map(|kv| {
+            let (k, v) = kv.trim().split_once('=')?;
+            (k == name).then_some(v)
+        })
+}
+
+impl Guard {
+    /// Whether `host` (a `Host` header) names this server: an IP address or `localhost`,
+    /// with our port; and, when listening on one address only, that address or localhost.
+    fn host_ok(&self, host: &str) -> bool {
+        let port = self.addr.port();
+        let Some((name, p)) = host.rsplit_once(':') else {
+            return false;
+        };
+        if p.parse::<u16>() != Ok(port) {
+            return false;
+        }
+        let name = name.trim_start_matches('[').trim_end_matches(']');
+        if name.eq_ignore_ascii_case("localhost") {
+            return self.addr.ip().is_loopback() || self.addr.ip().is_unspecified();
+        }
+        match name.parse::<std::net::IpAddr>() {
+            Ok(ip) => self.addr.ip().is_unspecified() || ip == self.addr.ip(),
+            Err(_) => false,
+        }
+    }
+
+    /// Why `headers` and `query` may not reach the server, if they may not.
+    pub fn refuse(&self, headers: &HeaderMap, query: &str, websocket: bool) -> Option<String> {
+        let host = headers
+            .get(header::HOST)
+            .and_then(|h| h.to_str().ok())
+            .unwrap_or("");
+        if !self.host_ok(host) {
+            return Some(format!("unknown host '{host}'"));
+        }
+        let token = query_param(query, "token").or_else(|| cookie(headers, COOKIE));
+        if !token.is_some_and(|t| same(t, &self.token)) {
+            return Some(
+                "a missing or wrong access token (open the URL strata gui printed)".into(),
+            );
+        }
+        match headers
+            .get(header::ORIGIN)
+            .map(|o| o.to_str().unwrap_or(""))
+        {
+            Some(origin) if origin != format!("http://{host}") => {
+                Some(format!("a foreign origin '{origin}'"))
+            }
+            None if websocket => Some("a WebSocket without an origin".into()),
+            _ => None,
+        }
+    }
+}
+
+/// The checks in front of every route.
+async fn check(State(app): State<App>, req: Request, next: Next) -> Response {
+    let query = req.uri().query().unwrap_or("").to_string();
+    let websocket = req.uri().path() == "/ws";
+    if let Some(why) = app.guard.refuse(req.headers(), &query, websocket) {
+        tracing::warn!(path = %req.uri().path(), "refused: {why}");
+        return (
+            StatusCode::FORBIDDEN,
+            format!("strata gui: refused: {why}\n"),
+        )
+            .into_response();
+    }
+    let mut response = next.run(req).await;
+    // The first page load carries the token in its URL; later requests (the page's modules,
+    // the WebSocket) carry it as a cookie that no other site can send or read.
+    if query_param(&query, "token").is_some()
+        && let Ok(v) = HeaderValue::from_str(&format!(
+            "{COOKIE}={}; Path=/; HttpOnly; SameSite=Strict",
+            app.guard.token
+        ))
+    {
+        response.headers_mut().append(header::SET_COOKIE, v);
+    }
+    response
+}
+
+/// A page file.
+async fn file(req: Request) -> Response {
+    let path = req.uri().path();
+    let Some(f) = assets::find(path) else {
+        return (StatusCode::NOT_FOUND, "not found\n").into_response();
+    };
+    let mut r = Response::new(Body::from(f.content));
+    let h = r.headers_mut();
+    h.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static(f.content_type),
+    );
+    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    h.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(
+            "default-src 'self'; connect-src 'self'; img-src 'self' data: blob:; \
+             style-src 'self' 'unsafe-inline'; frame-ancestors 'none'",
+        ),
+    );
+    h.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    r
+}
+
+/// A game session's WebSocket.
+async fn ws(State(app): State<App>, upgrade: WebSocketUpgrade) -> Response {
+    upgrade
+        .max_message_size(MAX_MESSAGE)
+        .on_upgrade(move |socket| session(socket, app.ctx))
+}
+
+/// Runs one session until the page goes away; its engine ends with it.
+async fn session(mut socket: WebSocket, ctx: Arc<Context>) {
+    let (tx, mut reports) = tokio::sync::mpsc::unbounded_channel();
+    let mut s = Session::new(ctx, tx);
+    loop {
+        for m in s.take_outbox() {
+            let text = serde_json::to_string(&m).expect("messages serialise");
+            if socket.send(Message::Text(text.into())).await.is_err() {
+                return;
+            }
+        }
+        let deadline = s.deadline();
+        tokio::select! {
+            msg = socket.recv() => match msg {
+                Some(Ok(Message::Text(t))) => s.on_text(t.as_str()),
+                Some(Ok(Message::Binary(_))) => s.on_text("binary data"),
+                Some(Ok(Message::Ping(_) | Message::Pong(_))) => {}
+                Some(Ok(Message::Close(_))) | Some(Err(_)) | None => return,
+            },
+            Some(r) = reports.recv() => s.on_report(r),
+            _ = async {
+                match deadline {
+                    Some(d) => tokio::time::sleep_until(d.into()).await,
+                    None => std::future::pending().await,
+                }
+            } => s.on_deadline(),
+        }
+    }
+}

@@ -1,0 +1,837 @@
+//! One game session: the page at the other end of one WebSocket, its engine, and its game.
+//!
+//! The session owns the game. The rules layer (through the match runner's [`Referee`]) gives
+//! the legal moves, checks every move, keeps the moves and every colour's clock and decides
+//! the end; the session adds what a person needs: a person's own clock (measured here, from
+//! the moment the turn began), take-backs, resignation, draw offers, and the engine playing
+//! its seats. Every change is answered with the whole [`State`]; every refused message with
+//! an error, and nothing changes.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant, SystemTime};
+
+use super::describe::{self, cell_named, legal_moves, move_cells};
+use super::engine::{EngineHandle, Report, Request};
+use super::messages::{
+    ClientMessage, ClockSpec, EngineLimit, EngineReport, EngineView, Hello, LastMove, MoveView,
+    NewGame, PositionView, ResultView, Seat, ServerMessage, State, VariantView,
+};
+use crate::rules::piece::Colour;
+use crate::rules::{AnyGame, Game, MoveError, Variant};
+use crate::runner::args::{Limits, TimeControl};
+use crate::runner::game::{GameResult, Termination};
+use crate::runner::openings::Opening;
+use crate::runner::pgn;
+use crate::runner::player::Reply;
+use crate::runner::referee::{Ending, RecordIds, Referee};
+use crate::runner::seats::team_name;
+
+/// The engine's limit per move when a game has no clock and the page sets none.
+pub const DEFAULT_ENGINE_NODES: u64 = 100_000;
+/// How long an engine without a clock may think before it counts as stalled.
+const STALL: Duration = Duration::from_secs(120);
+/// How far past its clock an engine may answer.
+const ENGINE_MARGIN_MS: u64 = 200;
+/// The engine accepts a draw when its last score is at most this (centipawns, its view).
+const DRAW_ACCEPT_CP: i32 = 0;
+/// The engine options the page may set: the strength options.
+const STRENGTH_OPTIONS: [&str; 3] = ["UCI_LimitStrength", "UCI_Elo", "Skill Level"];
+
+/// What every session shares: how to start the engine, and the variants' descriptions.
+pub struct Context {
+    /// The engine's program.
+    pub engine_cmd: String,
+    /// Its arguments.
+    pub engine_args: Vec<String>,
+    /// Every variant as the page draws it (built once).
+    pub variants: Vec<VariantView>,
+}
+
+/// A game in progress (or just over).
+struct GameState {
+    id: u64,
+    variant: Variant,
+    cells: usize,
+    referee: Referee,
+    seats: Vec<Seat>,
+    names: Vec<String>,
+    timed: bool,
+    started: SystemTime,
+    /// When the colour to move began its turn.
+    turn_start: Instant,
+    ending: Option<Ending>,
+    last: Option<LastMove>,
+    draw_offer: Option<Colour>,
+    /// The engine search under way (its request number).
+    thinking: Option<u64>,
+    /// Waiting for the engine to get ready for this game.
+    engine_pending: bool,
+}
+
+impl GameState {
+    fn seat(&self, c: Colour) -> Seat {
+        self.seats[c.idx()]
+    }
+
+    fn running(&self) -> bool {
+        self.ending.is_none()
+    }
+}
+
+/// A session: its engine, its game, and the messages waiting to go to the page.
+pub struct Session {
+    ctx: Arc<Context>,
+    engine: EngineHandle,
+    engine_view: Option<EngineView>,
+    hello_sent: bool,
+    game: Option<GameState>,
+    games: u64,
+    thinks: u64,
+    outbox: Vec<ServerMessage>,
+}
+
+impl Session {
+    /// A session whose engine thread reports on `reports`.
+    pub fn new(ctx: Arc<Context>, reports: tokio::sync::mpsc::UnboundedSender<Report>) -> Session {
+        let engine = EngineHandle::start(ctx.engine_cmd.clone(), ctx.engine_args.clone(), reports);
+        Session {
+            ctx,
+            engine,
+            engine_view: None,
+            hello_sent: false,
+            game: None,
+            games: 0,
+            thinks: 0,
+            outbox: Vec::new(),
+        }
+    }
+
+    /// The messages to send now.
+    pub fn take_outbox(&mut self) -> Vec<ServerMessage> {
+        std::mem::take(&mut self.outbox)
+    }
+
+    /// When a person's clock runs out, if one runs.
+    pub fn deadline(&self) -> Option<Instant> {
+        let g = self.game.as_ref()?;
+        let c = g.referee.to_move();
+        if !g.timed || !g.running() || g.seat(c) != Seat::Human {
+            return None;
+        }
+        let left = g.referee.clock_ms(c).max(0) as u64;
+        Some(g.turn_start + Duration::from_millis(left))
+    }
+
+    /// A person's clock ran out (if it really did).
+    pub fn on_deadline(&mut self) {
+        if let Some(at) = self.deadline()
+            && Instant::now() >= at
+            && let Some(g) = self.game.as_mut()
+        {
+            let c = g.referee.to_move();
+            g.referee.set_clock_ms(c, 0);
+            g.ending = Some(Ending::loss(
+                c,
+                Termination::TimeForfeit,
+                format!("{} loses on time", c.name()),
+            ));
+            self.push_state();
+        }
+    }
+
+    /// Handles a text message from the page: an error message if it is refused.
+    pub fn on_text(&mut self, text: &str) {
+        let result = match serde_json::from_str::<ClientMessage>(text) {
+            Ok(m) => self.on_message(m),
+            Err(e) => Err(format!("bad message: {e}")),
+        };
+        if let Err(message) = result {
+            self.outbox.push(ServerMessage::Error { message });
+        }
+    }
+
+    fn on_message(&mut self, m: ClientMessage) -> Result<(), String> {
+        match m {
+            ClientMessage::NewGame(g) => self.new_game(g),
+            ClientMessage::Move { mv } => self.person_moves(&mv),
+            ClientMessage::Explain { from, to } => self.explain(&from, &to),
+            ClientMessage::Takeback => self.take_back(),
+            ClientMessage::Resign => self.resign(),
+            ClientMessage::DrawOffer => self.offer_draw(),
+            ClientMessage::DrawAnswer { accept } => self.answer_draw(accept),
+            ClientMessage::GetPgn => self.pgn(),
+            ClientMessage::Show { ply } => self.show(ply),
+        }
+    }
+
+    /// Handles a report of the engine thread.
+    pub fn on_report(&mut self, r: Report) {
+        match r {
+            Report::Started { name, options } => {
+                self.engine_view = Some(EngineView { name, options });
+                self.send_hello();
+            }
+            Report::Failed(message) => {
+                self.send_hello();
+                self.outbox.push(ServerMessage::EngineStatus {
+                    message: format!("The engine is not available: {message}"),
+                });
+            }
+            Report::Ready(result) => self.engine_ready(result),
+            Report::Line(id, line) => {
+                if let Some(g) = &self.game
+                    && g.thinking == Some(id)
+                    && let Some(r) = EngineReport::from_info(&line, g.referee.to_move().0)
+                {
+                    self.outbox.push(ServerMessage::Engine(r));
+                }
+            }
+            Report::Answer(id, answer) => self.engine_answer(id, answer),
+        }
+    }
+
+    fn send_hello(&mut self) {
+        if self.hello_sent {
+            return;
+        }
+        self.hello_sent = true;
+        self.outbox.push(ServerMessage::Hello(Box::new(Hello {
+            version: env!("CARGO_PKG_VERSION"),
+            variants: self.ctx.variants.clone(),
+            engine: self.engine_view.clone(),
+        })));
+    }
+
+    fn game_mut(&mut self) -> Result<&mut GameState, String> {
+        self.game
+            .as_mut()
+            .ok_or_else(|| "no game: start one first".to_string())
+    }
+
+    /// Ends a search under way (its answer will be ignored).
+    fn interrupt_engine(&mut self) {
+        if let Some(id) = self.game.as_mut().and_then(|g| g.thinking.take()) {
+            self.engine.interrupt(id);
+        }
+    }
+
+    fn new_game(&mut self, spec: NewGame) -> Result<(), String> {
+        let opening = start_of(&spec)?;
+        let variant = opening.0;
+        let colours = variant.colours();
+        let seats = match &spec.seats {
+            Some(s) if s.len() == colours => s.clone(),
+            Some(s) => {
+                return Err(format!(
+                    "{} has {colours} colours, so 'seats' needs {colours} entries, not {}",
+                    variant.name(),
+                    s.len()
+                ));
+            }
+            None => (0..colours)
+                .map(|c| {
+                    if Colour(c as u8).team() == 0 {
+                        Seat::Human
+                    } else {
+                        Seat::Engine
+                    }
+                })
+                .collect(),
+        };
+        let has_engine = seats.contains(&Seat::Engine);
+        let options = self.engine_options(&spec.engine_options)?;
+        if has_engine && self.engine_view.is_none() {
+            return Err("the engine is not available, so it cannot play a seat".into());
+        }
+        let limits = limits_for(&seats, spec.clock, spec.engine_limit)?;
+        let mut referee = Referee::new(
+            variant,
+            &Opening {
+                fen: opening.1,
+                moves: Vec::new(),
+            },
+            limits,
+        )?;
+        for (i, m) in opening.2.iter().enumerate() {
+            if let Err(e) = referee.game().parse_move(m) {
+                return Err(format!("move {} of {}: {e}", i + 1, opening.2.len()));
+            }
+            referee
+                .play(m, Default::default(), 0)
+                .map_err(|e| e.reason)?;
+        }
+        self.interrupt_engine();
+        let engine_name = self
+            .engine_view
+            .as_ref()
+            .map_or("engine".to_string(), |e| e.name.clone());
+        self.games += 1;
+        let mut g = GameState {
+            id: self.games,
+            variant,
+            cells: describe::cell_count(variant),
+            names: seats
+                .iter()
+                .map(|s| match s {
+                    Seat::Human => "Human".to_string(),
+                    Seat::Engine => engine_name.clone(),
+                })
+                .collect(),
+            seats,
+            timed: spec.clock.is_some(),
+            referee,
+            started: SystemTime::now(),
+            turn_start: Instant::now(),
+            ending: None,
+            last: None,
+            draw_offer: None,
+            thinking: None,
+            engine_pending: has_engine,
+        };
+        g.ending = g.referee.outcome();
+        self.game = Some(g);
+        if has_engine {
+            self.engine.send(Request::NewGame { variant, options });
+        }
+        self.push_state();
+        Ok(())
+    }
+
+    /// The strength options to set: those asked for, and the others back at their
+    /// defaults. Refuses any other option, and any the engine does not declare.
+    fn engine_options(
+        &self,
+        asked: &[(String, String)],
+    ) -> Result<Vec<(String, Option<String>)>, String> {
+        let declared = self
+            .engine_view
+            .as_ref()
+            .map_or(&[][..], |e| e.options.as_slice());
+        let declaration = |name: &str| {
+            declared
+                .iter()
+                .find(|(n, _)| n.eq_ignore_ascii_case(name))
+                .map(|(_, d)| d.as_str())
+        };
+        for (name, _) in asked {
+            if !STRENGTH_OPTIONS
+                .iter()
+                .any(|o| o.eq_ignore_ascii_case(name))
+            {
+                return Err(format!(
+                    "option '{name}' cannot be set from the page (only {})",
+                    STRENGTH_OPTIONS.join(", ")
+                ));
+            }
+            if declaration(name).is_none() {
+                return Err(format!("the engine has no option '{name}'"));
+            }
+        }
+        Ok(STRENGTH_OPTIONS
+            .iter()
+            .filter_map(|&name| {
+                let decl = declaration(name)?;
+                let value = match asked.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)) {
+                    Some((_, v)) => v.clone(),
+                    None => declared_default(decl)?,
+                };
+                Some((name.to_string(), Some(value)))
+            })
+            .collect())
+    }
+
+    fn engine_ready(&mut self, result: Result<(), String>) {
+        let Some(g) = self.game.as_mut() else {
+            return;
+        };
+        g.engine_pending = false;
+        if let Err(e) = result {
+            self.outbox.push(ServerMessage::EngineStatus {
+                message: format!("The engine cannot play this game: {e}"),
+            });
+            self.game = None;
+            return;
+        }
+        g.turn_start = Instant::now();
+        self.maybe_think();
+        self.push_state();
+    }
+
+    /// Starts the engine's search if an engine seat is to move.
+    fn maybe_think(&mut self) {
+        let Some(g) = self.game.as_mut() else {
+            return;
+        };
+        let c = g.referee.to_move();
+        if !g.running() || g.seat(c) != Seat::Engine || g.thinking.is_some() || g.engine_pending {
+            return;
+        }
+        self.thinks += 1;
+        let id = self.thinks;
+        g.thinking = Some(id);
+        g.turn_start = Instant::now();
+        let wait = g
+            .referee
+            .time_allowed_ms(ENGINE_MARGIN_MS)
+            .map_or(STALL, Duration::from_millis);
+        self.engine.send(Request::Think {
+            id,
+            position: g.referee.position_command(),
+            go: g.referee.go_command(),
+            wait,
+        });
+    }
+
+    fn engine_answer(&mut self, id: u64, answer: crate::runner::player::Answer) {
+        let Some(g) = self.game.as_mut() else {
+            return;
+        };
+        if g.thinking != Some(id) {
+            return; // interrupted: a take-back, a new game, a resignation
+        }
+        g.thinking = None;
+        let c = g.referee.to_move();
+        let elapsed = answer.elapsed.as_millis() as u64;
+        let ended = match answer.reply {
+            Reply::Move(name) => {
+                let before = describe::occupied(g.referee.game(), g.cells);
+                let played = g
+                    .referee
+                    .charge_time(elapsed, ENGINE_MARGIN_MS)
+                    .and_then(|_| g.referee.play(&name, answer.info, elapsed));
+                match played {
+                    Ok(()) => {
+                        g.last = last_move(g.variant, &name, &before, g.referee.game(), g.cells);
+                        g.draw_offer = None;
+                        g.referee.outcome()
+                    }
+                    Err(end) => Some(end),
+                }
+            }
+            Reply::Timeout if g.timed => Some(Ending::loss(
+                c,
+                Termination::TimeForfeit,
+                format!("{} loses on time", c.name()),
+            )),
+            Reply::Timeout => Some(Ending::loss(
+                c,
+                Termination::Stalled,
+                format!("{}'s engine does not answer", c.name()),
+            )),
+            Reply::Crashed => {
+                self.outbox.push(ServerMessage::EngineStatus {
+                    message: "The engine stopped in the middle of the game; it will be \
+                              started again for the next game."
+                        .into(),
+                });
+                Some(Ending::loss(
+                    c,
+                    Termination::Abandoned,
+                    format!("{}'s engine stopped", c.name()),
+                ))
+            }
+        };
+        let g = self.game.as_mut().expect("the game is still there");
+        g.ending = ended;
+        g.turn_start = Instant::now();
+        self.maybe_think();
+        self.push_state();
+    }
+
+    fn person_moves(&mut self, text: &str) -> Result<(), String> {
+        let g = self.game_mut()?;
+        if let Some(e) = &g.ending {
+            return Err(format!("the game is over: {}", e.reason));
+        }
+        let c = g.referee.to_move();
+        if g.seat(c) != Seat::Human {
+            return Err(format!(
+                "it is {}'s turn, and the engine plays it",
+                c.name()
+            ));
+        }
+        if g.engine_pending {
+            return Err("the engine is getting ready; try again in a moment".into());
+        }
+        if let Err(e) = g.referee.game().parse_move(text) {
+            return Err(match e {
+                MoveError::Malformed(s) => format!("unparsable move '{s}'"),
+                MoveError::Illegal(s) => {
+                    let why = move_cells(g.variant, &s)
+                        .map(|(f, t)| g.referee.game().explain_illegal(f, t))
+                        .unwrap_or_else(|| "it is not a legal move here".into());
+                    format!("illegal move {s}: {why}")
+                }
+            });
+        }
+        let elapsed = g.turn_start.elapsed().as_millis() as u64;
+        let before = describe::occupied(g.referee.game(), g.cells);
+        let played = g
+            .referee
+            .charge_time(elapsed, 0)
+            .and_then(|_| g.referee.play(text, Default::default(), elapsed));
+        g.ending = match played {
+            Ok(()) => {
+                g.last = last_move(g.variant, text, &before, g.referee.game(), g.cells);
+                g.referee.outcome()
+            }
+            Err(end) => Some(end),
+        };
+        g.draw_offer = None;
+        g.turn_start = Instant::now();
+        self.maybe_think();
+        self.push_state();
+        Ok(())
+    }
+
+    fn explain(&mut self, from: &str, to: &str) -> Result<(), String> {
+        let g = self.game_mut()?;
+        let cell = |n: &str| {
+            cell_named(g.variant, n)
+                .ok_or_else(|| format!("{} has no cell '{n}'", g.variant.name()))
+        };
+        let (f, t) = (cell(from)?, cell(to)?);
+        let legal = legal_moves(g.referee.game())
+            .iter()
+            .any(|m| m.from as usize == f && m.to as usize == t);
+        let reason = if legal {
+            "it is a legal move".to_string()
+        } else {
+            g.referee.game().explain_illegal(f, t)
+        };
+        self.outbox.push(ServerMessage::Explanation {
+            from: from.to_string(),
+            to: to.to_string(),
+            reason,
+        });
+        Ok(())
+    }
+
+    fn take_back(&mut self) -> Result<(), String> {
+        self.interrupt_engine();
+        let g = self.game_mut()?;
+        // The engine's replies, then the person's move before them.
+        let mut taken = 0;
+        while let Some(m) = g.referee.moves().last()
+            && !m.book
+            && g.seat(m.colour) == Seat::Engine
+            && g.seats.contains(&Seat::Human)
+        {
+            g.referee.take_back();
+            taken += 1;
+        }
+        if g.referee.take_back().is_some() {
+            taken += 1;
+        }
+        if taken == 0 {
+            return Err("there is no move to take back".into());
+        }
+        g.ending = None;
+        g.last = None;
+        g.draw_offer = None;
+        g.turn_start = Instant::now();
+        self.maybe_think();
+        self.push_state();
+        Ok(())
+    }
+
+    /// The colour a person resigns or offers a draw for: the colour to move if a person
+    /// plays it, else the first colour a person plays.
+    fn persons_colour(g: &GameState) -> Option<Colour> {
+        let c = g.referee.to_move();
+        if g.seat(c) == Seat::Human {
+            return Some(c);
+        }
+        (0..g.seats.len())
+            .find(|&i| g.seats[i] == Seat::Human)
+            .map(|i| Colour(i as u8))
+    }
+
+    fn resign(&mut self) -> Result<(), String> {
+        let g = self.game_mut()?;
+        if !g.running() {
+            return Err("the game is over".into());
+        }
+        let c = Self::persons_colour(g).ok_or("no person plays in this game")?;
+        let colours = g.variant.colours();
+        let team = c.team();
+        g.ending = Some(Ending {
+            result: GameResult::Win(1 - team),
+            termination: Termination::Resignation,
+            reason: format!("{} resigns", team_name(colours, team)),
+        });
+        self.interrupt_engine();
+        self.push_state();
+        Ok(())
+    }
+
+    fn offer_draw(&mut self) -> Result<(), String> {
+        let g = self.game_mut()?;
+        if !g.running() {
+            return Err("the game is over".into());
+        }
+        let c = Self::persons_colour(g).ok_or("no person plays in this game")?;
+        let opponents_engine = (0..g.seats.len())
+            .any(|i| Colour(i as u8).team() != c.team() && g.seats[i] == Seat::Engine);
+        if !opponents_engine {
+            g.draw_offer = Some(c);
+            self.push_state();
+            return Ok(());
+        }
+        // The engine accepts when its last score says it is not better.
+        let engine_score = g
+            .referee
+            .moves()
+            .iter()
+            .rev()
+            .find(|m| g.seat(m.colour) == Seat::Engine && !m.book)
+            .and_then(|m| m.info.score)
+            .map(|s| s.centipawns());
+        if engine_score.is_some_and(|s| s <= DRAW_ACCEPT_CP) {
+            g.ending = Some(Ending {
+                result: GameResult::Draw,
+                termination: Termination::Agreement,
+                reason: "Draw by agreement".into(),
+            });
+            self.interrupt_engine();
+            self.push_state();
+        } else {
+            self.outbox.push(ServerMessage::EngineStatus {
+                message: "The engine declines the draw.".into(),
+            });
+        }
+        Ok(())
+    }
+
+    fn answer_draw(&mut self, accept: bool) -> Result<(), String> {
+        let g = self.game_mut()?;
+        let Some(by) = g.draw_offer.take() else {
+            return Err("there is no draw offer to answer".into());
+        };
+        if accept && g.running() {
+            g.ending = Some(Ending {
+                result: GameResult::Draw,
+                termination: Termination::Agreement,
+                reason: format!("Draw by agreement ({} offered it)", by.name()),
+            });
+        }
+        self.push_state();
+        Ok(())
+    }
+
+    fn pgn(&mut self) -> Result<(), String> {
+        let g = self.game_mut()?;
+        let record = g.referee.record(
+            g.ending.as_ref(),
+            RecordIds {
+                id: g.id,
+                round: g.id as usize,
+                seats: (0..g.seats.len()).collect(),
+                names: g.names.clone(),
+                started: g.started,
+            },
+        );
+        let message = ServerMessage::Pgn {
+            pgn: pgn::write_game(&record, "strata gui"),
+            fen: g.referee.game().fen(),
+        };
+        self.outbox.push(message);
+        Ok(())
+    }
+
+    /// The position after `ply` moves.
+    fn show(&mut self, ply: usize) -> Result<(), String> {
+        let g = self.game_mut()?;
+        let moves = g.referee.moves();
+        if ply > moves.len() {
+            return Err(format!("the game has {} moves, not {ply}", moves.len()));
+        }
+        let mut game = g.referee.game().clone();
+        for _ in ply..moves.len() {
+            game.unmake();
+        }
+        let last = match ply.checked_sub(1) {
+            Some(i) => {
+                let mut before = game.clone();
+                before.unmake();
+                let occupied = describe::occupied(&before, g.cells);
+                last_move(g.variant, &moves[i].name, &occupied, &game, g.cells)
+            }
+            None => None,
+        };
+        let view = PositionView {
+            ply,
+            fen: game.fen(),
+            pieces: describe::pieces(&game, g.cells),
+            hands: describe::hands(&game, g.seats.len()),
+            last,
+            danger: game.kings_in_danger().iter().map(|&c| c as u16).collect(),
+        };
+        self.outbox.push(ServerMessage::Position(Box::new(view)));
+        Ok(())
+    }
+
+    /// Queues the game's state.
+    fn push_state(&mut self) {
+        if let Some(g) = &self.game {
+            self.outbox
+                .push(ServerMessage::State(Box::new(state_of(g))));
+        }
+    }
+}
+
+/// The variant, start FEN and moves a new game asks for (from a PGN, or given directly).
+fn start_of(spec: &NewGame) -> Result<(Variant, Option<String>, Vec<String>), String> {
+    let named =
+        |name: &str| Variant::from_name(name).ok_or_else(|| format!("unknown variant '{name}'"));
+    let Some(text) = &spec.pgn else {
+        let variant = named(&spec.variant)?;
+        if let Some(f) = &spec.fen {
+            AnyGame::from_fen(variant, f).map_err(|e| format!("fen: {e}"))?;
+        }
+        return Ok((variant, spec.fen.clone(), spec.moves.clone()));
+    };
+    let games = pgn::read_games(text);
+    let game = games.first().ok_or("the PGN holds no game")?;
+    let variant = match game.tag("Variant") {
+        None => Variant::Chess,
+        Some(v) if v.eq_ignore_ascii_case("standard") => Variant::Chess,
+        Some(v) => named(&v.to_lowercase())?,
+    };
+    game.replay().map_err(|e| format!("pgn: {e}"))?;
+    Ok((
+        variant,
+        game.tag("FEN").map(str::to_string),
+        game.moves.clone(),
+    ))
+}
+
+/// Each colour's limits: the clock for everybody, or no limit for persons and the engine's
+/// fixed limit for the engine.
+fn limits_for(
+    seats: &[Seat],
+    clock: Option<ClockSpec>,
+    engine: Option<EngineLimit>,
+) -> Result<Vec<Limits>, String> {
+    if let Some(c) = clock
+        && c.base_ms == 0
+        && c.inc_ms == 0
+    {
+        return Err("a clock needs some time".into());
+    }
+    let fixed = engine.unwrap_or(EngineLimit {
+        nodes: Some(DEFAULT_ENGINE_NODES),
+        ..EngineLimit::default()
+    });
+    Ok(seats
+        .iter()
+        .map(|s| match (clock, s) {
+            (Some(c), _) => Limits {
+                tc: Some(TimeControl {
+                    moves: None,
+                    base_ms: c.base_ms,
+                    inc_ms: c.inc_ms,
+                }),
+                ..Limits::default()
+            },
+            (None, Seat::Human) => Limits::default(),
+            (None, Seat::Engine) => Limits {
+                nodes: fixed.nodes,
+                depth: fixed.depth,
+                movetime_ms: fixed.movetime_ms,
+                ..Limits::default()
+            },
+        })
+        .collect())
+}
+
+/// The default value in an option's declaration (`spin default 20 min 0 max 20`).
+fn declared_default(declaration: &str) -> Option<String> {
+    let t: Vec<&str> = declaration.split_whitespace().collect();
+    let i = t.iter().position(|&w| w == "default")?;
+    t.get(i + 1).map(|s| s.to_string())
+}
+
+/// The last move's cells, and the cells it emptied besides its own from-cell.
+fn last_move(
+    v: Variant,
+    name: &str,
+    before: &[usize],
+    after: &AnyGame,
+    cells: usize,
+) -> Option<LastMove> {
+    let (from, to) = move_cells(v, name)?;
+    let now = describe::occupied(after, cells);
+    let removed = before
+        .iter()
+        .filter(|c| !now.contains(c) && (**c != from || name.contains('*')))
+        .map(|&c| c as u16)
+        .collect();
+    Some(LastMove {
+        from: from as u16,
+        to: to as u16,
+        removed,
+    })
+}
+
+fn state_of(g: &GameState) -> State {
+    let game = g.referee.game();
+    let to_move = g.referee.to_move();
+    let mover_is_person = g.seat(to_move) == Seat::Human && !g.engine_pending;
+    let clocks = g.timed.then(|| {
+        (0..g.seats.len())
+            .map(|c| {
+                let ms = g.referee.clock_ms(Colour(c as u8));
+                // The colour to move has used some of it already.
+                if g.running() && c == to_move.idx() {
+                    ms - g.turn_start.elapsed().as_millis() as i64
+                } else {
+                    ms
+                }
+            })
+            .collect()
+    });
+    State {
+        game: g.id,
+        variant: g.variant.name(),
+        fen: game.fen(),
+        to_move: to_move.0,
+        seats: g.seats.clone(),
+        names: g.names.clone(),
+        pieces: describe::pieces(game, g.cells),
+        hands: describe::hands(game, g.seats.len()),
+        notes: game.notes(),
+        legal: if g.running() && mover_is_person {
+            legal_moves(game)
+        } else {
+            Vec::new()
+        },
+        moves: g
+            .referee
+            .moves()
+            .iter()
+            .enumerate()
+            .map(|(i, m)| MoveView {
+                ply: i + 1,
+                mv: m.name.clone(),
+                colour: m.colour.0,
+                number: m.number,
+                comment: m.info.score.map(|s| match m.info.depth {
+                    Some(d) => format!("{}/{d}", s.pgn()),
+                    None => s.pgn(),
+                }),
+            })
+            .collect(),
+        last: g.last.clone(),
+        danger: game.kings_in_danger().iter().map(|&c| c as u16).collect(),
+        clocks,
+        clock_running: (g.timed && g.running()).then_some(to_move.0),
+        thinking: g.thinking.is_some(),
+        draw_offer: g.draw_offer.map(|c| c.0),
+        result: g.ending.as_ref().map(|e| ResultView {
+            result: e.result.pgn(),
+            reason: e.reason.clone(),
+            termination: e.termination.pgn(),
+        }),
+    }
+}

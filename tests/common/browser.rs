@@ -1,0 +1,299 @@
+//! The browser harness of the GUI tests: the built `strata gui`, Debian's headless Chromium
+//! driven through its ChromeDriver (WebDriver), and helpers that act as a person does
+//! (clicking cells, reading the move list).
+//!
+//! Without Chromium and ChromeDriver the tests skip, saying why, unless `CI=true`, where they
+//! fail. `STRATA_CHROMIUM` and `STRATA_CHROMEDRIVER` override the programs' paths.
+
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use fantoccini::elements::Element;
+use fantoccini::{Client, ClientBuilder, Locator};
+
+/// One browser at a time: the machine running the suite may have two cores.
+pub static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
+
+/// How long the page may take to show something.
+pub const PATIENCE: Duration = Duration::from_secs(40);
+
+fn program(env: &str, default: &str) -> Option<PathBuf> {
+    let p = std::env::var_os(env)
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(default));
+    p.exists().then_some(p)
+}
+
+/// Chromium and ChromeDriver, or why they cannot be had (then the caller skips, or fails on
+/// CI).
+pub fn programs() -> Result<(PathBuf, PathBuf), String> {
+    let chromium = program("STRATA_CHROMIUM", "/usr/bin/chromium");
+    let driver = program("STRATA_CHROMEDRIVER", "/usr/bin/chromedriver");
+    match (chromium, driver) {
+        (Some(c), Some(d)) => Ok((c, d)),
+        _ => Err("Chromium and ChromeDriver are not installed (Debian: apt-get install chromium chromium-driver)".into()),
+    }
+}
+
+/// Whether to run the browser tests: yes with Chromium; without it, a failure on CI and a
+/// printed reason elsewhere.
+pub fn available() -> Option<(PathBuf, PathBuf)> {
+    match programs() {
+        Ok(p) => Some(p),
+        Err(why) if std::env::var("CI").as_deref() == Ok("true") => {
+            panic!("CI=true and the browser tests cannot run: {why}")
+        }
+        Err(why) => {
+            eprintln!("skipping the browser tests: {why}");
+            None
+        }
+    }
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free port")
+}
+
+/// A running `strata gui`, ended on drop.
+pub struct Server {
+    child: Child,
+    /// The URL it printed, with its token.
+    pub url: String,
+}
+
+impl Server {
+    /// Starts `strata gui` with `args`.
+    pub fn start(args: &[&str]) -> Server {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_strata"))
+            .arg("gui")
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("strata gui starts");
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().expect("stdout"))
+            .read_line(&mut line)
+            .expect("the URL line");
+        let url = line.trim().to_string();
+        assert!(
+            url.starts_with("http://127.0.0.1:") && url.contains("/?token="),
+            "{url}"
+        );
+        Server { child, url }
+    }
+
+    /// `host:port`.
+    pub fn host(&self) -> String {
+        self.url
+            .trim_start_matches("http://")
+            .split('/')
+            .next()
+            .unwrap_or("")
+            .to_string()
+    }
+
+    /// The token.
+    pub fn token(&self) -> String {
+        self.url.split("token=").nth(1).unwrap_or("").to_string()
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A headless Chromium under ChromeDriver, and the server it talks to.
+pub struct Browser {
+    driver: Child,
+    pub client: Client,
+    pub server: Server,
+}
+
+impl Browser {
+    /// Starts ChromeDriver, a headless Chromium of `width` x `height` and `strata gui`.
+    pub async fn start(chromium: &Path, chromedriver: &Path, width: u32, height: u32) -> Browser {
+        let port = free_port();
+        let driver = Command::new(chromedriver)
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("chromedriver starts");
+        let until = Instant::now() + Duration::from_secs(20);
+        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(Instant::now() < until, "chromedriver does not listen");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let profile = std::env::temp_dir().join(format!("strata-chromium-{port}"));
+        let caps = serde_json::json!({
+            "goog:chromeOptions": {
+                "binary": chromium.to_string_lossy(),
+                "args": [
+                    "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                    "--disable-background-networking", "--disable-component-update", "--no-first-run",
+                    "--disable-sync", "--disable-quic", "--disable-extensions",
+                    format!("--window-size={width},{height}"),
+                    format!("--user-data-dir={}", profile.display()),
+                ]
+            }
+        });
+        let client = ClientBuilder::native()
+            .capabilities(caps.as_object().expect("an object").clone())
+            .connect(&format!("http://127.0.0.1:{port}"))
+            .await
+            .expect("a WebDriver session");
+        let server = Server::start(&[]);
+        Browser {
+            driver,
+            client,
+            server,
+        }
+    }
+
+    /// Opens the page with extra URL parameters (`variant=chess&side=white`).
+    pub async fn open(&self, params: &str) {
+        let url = if params.is_empty() {
+            self.server.url.clone()
+        } else {
+            format!("{}&{params}", self.server.url)
+        };
+        self.client.goto(&url).await.expect("the page opens");
+    }
+
+    /// The element `css`, waited for.
+    pub async fn wait(&self, css: &str) -> Element {
+        self.client
+            .wait()
+            .at_most(PATIENCE)
+            .for_element(Locator::Css(css))
+            .await
+            .unwrap_or_else(|e| panic!("no element '{css}' within {PATIENCE:?}: {e}"))
+    }
+
+    /// Every element `css` now.
+    pub async fn all(&self, css: &str) -> Vec<Element> {
+        self.client
+            .find_all(Locator::Css(css))
+            .await
+            .expect("find_all")
+    }
+
+    /// The value of attribute `attr` of each element `css` that has it (read in one go, so
+    /// that a redrawn list cannot go stale half-way).
+    pub async fn attrs(&self, css: &str, attr: &str) -> Vec<String> {
+        let v = self
+            .client
+            .execute(
+                "return [...document.querySelectorAll(arguments[0])]
+                   .map(e => e.getAttribute(arguments[1])).filter(v => v !== null);",
+                vec![serde_json::json!(css), serde_json::json!(attr)],
+            )
+            .await
+            .expect("script");
+        serde_json::from_value(v).expect("a list of strings")
+    }
+
+    /// Clicks the cell named `name`.
+    pub async fn click_cell(&self, name: &str) {
+        self.wait(&format!("[data-cell=\"{name}\"]"))
+            .await
+            .click()
+            .await
+            .unwrap_or_else(|e| panic!("click {name}: {e}"));
+    }
+
+    /// Clicks the element `css`.
+    pub async fn click(&self, css: &str) {
+        self.wait(css)
+            .await
+            .click()
+            .await
+            .unwrap_or_else(|e| panic!("click {css}: {e}"));
+    }
+
+    /// The highlighted targets (cell names).
+    pub async fn targets(&self) -> Vec<String> {
+        self.attrs("[data-target]", "data-cell").await
+    }
+
+    /// The moves of the move list, in order (`data-move`).
+    pub async fn moves(&self) -> Vec<String> {
+        self.attrs("#moves [data-ply]", "data-move").await
+    }
+
+    /// Waits until the move list has exactly `n` moves; returns them.
+    pub async fn wait_moves(&self, n: usize) -> Vec<String> {
+        let until = Instant::now() + PATIENCE;
+        loop {
+            let m = self.moves().await;
+            if m.len() == n {
+                return m;
+            }
+            assert!(
+                Instant::now() < until,
+                "the move list has {} moves, not {n}: {m:?}; status: {}",
+                m.len(),
+                self.text("#status").await
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
+    /// The text of the element `css`.
+    pub async fn text(&self, css: &str) -> String {
+        match self.client.find(Locator::Css(css)).await {
+            Ok(e) => e.text().await.unwrap_or_default(),
+            Err(_) => String::new(),
+        }
+    }
+
+    /// The cells holding a piece of `colour` (`White`, `Black`, `Gold`, `Silver`).
+    pub async fn cells_of(&self, colour: &str) -> Vec<String> {
+        let script = format!(
+            "return [...document.querySelectorAll('[data-cell]')]
+               .filter(c => (c.querySelector('svg')?.getAttribute('aria-label') ?? '').startsWith('{colour} '))
+               .map(c => c.dataset.cell);"
+        );
+        let v = self.client.execute(&script, vec![]).await.expect("script");
+        serde_json::from_value(v).expect("a list of names")
+    }
+
+    /// Runs `script` in the page and returns its result.
+    pub async fn run(&self, script: &str) -> serde_json::Value {
+        self.client.execute(script, vec![]).await.expect("script")
+    }
+
+    /// Saves a screenshot to `path`.
+    pub async fn screenshot(&self, path: &std::path::Path) {
+        let png = self.client.screenshot().await.expect("a screenshot");
+        if let Some(dir) = path.parent() {
+            let _ = std::fs::create_dir_all(dir);
+        }
+        std::fs::write(path, png).expect("write the screenshot");
+    }
+
+    /// Ends the browser.
+    pub async fn close(self) {
+        let _ = self.client.close().await;
+        let mut d = self.driver;
+        let _ = d.kill();
+        let _ = d.wait();
+    }
+}
+
+/// The level letter of a 3D cell name (`Cc3` -> 'C').
+pub fn level_of(cell: &str) -> char {
+    cell.chars().next().unwrap_or('?')
+}

@@ -1,0 +1,492 @@
+//! The GUI server's WebSocket API without a browser (the messages of `docs/gui.md`): the
+//! built `strata gui` and a WebSocket client. Every message type; bad JSON and illegal moves
+//! answered with an error and no change; the token, Origin and Host checks; an engine that
+//! crashes; a closed tab ending its engine; tabs with games of their own; a clock running out.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::browser::Server;
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{Value, json};
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::tungstenite::http::HeaderValue;
+
+type Socket =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+/// A WebSocket to `server`, with this token, Origin and Host.
+async fn connect_with(
+    server: &Server,
+    token: &str,
+    origin: Option<&str>,
+    host: Option<&str>,
+) -> Result<Socket, u16> {
+    let mut req = format!("ws://{}/ws?token={token}", server.host())
+        .into_client_request()
+        .expect("a request");
+    if let Some(o) = origin {
+        req.headers_mut()
+            .insert("Origin", HeaderValue::from_str(o).unwrap());
+    }
+    if let Some(h) = host {
+        req.headers_mut()
+            .insert("Host", HeaderValue::from_str(h).unwrap());
+    }
+    match tokio_tungstenite::connect_async(req).await {
+        Ok((ws, _)) => Ok(ws),
+        Err(tokio_tungstenite::tungstenite::Error::Http(r)) => Err(r.status().as_u16()),
+        Err(e) => panic!("connect: {e}"),
+    }
+}
+
+async fn connect(server: &Server) -> Socket {
+    let origin = format!("http://{}", server.host());
+    connect_with(server, &server.token(), Some(&origin), None)
+        .await
+        .expect("the WebSocket opens")
+}
+
+/// The next message, within a generous time.
+async fn next(ws: &mut Socket) -> Value {
+    loop {
+        let m = tokio::time::timeout(Duration::from_secs(60), ws.next())
+            .await
+            .expect("a message within a minute")
+            .expect("the socket is open")
+            .expect("a frame");
+        if let Message::Text(t) = m {
+            return serde_json::from_str(&t).expect("JSON");
+        }
+    }
+}
+
+/// The next message of type `kind` (others are skipped).
+async fn next_of(ws: &mut Socket, kind: &str) -> Value {
+    loop {
+        let m = next(ws).await;
+        if m["type"] == kind {
+            return m;
+        }
+    }
+}
+
+/// The next state for which `pred` holds.
+async fn state_where(ws: &mut Socket, pred: impl Fn(&Value) -> bool) -> Value {
+    loop {
+        let m = next_of(ws, "state").await;
+        if pred(&m) {
+            return m;
+        }
+    }
+}
+
+async fn send(ws: &mut Socket, v: Value) {
+    ws.send(Message::Text(v.to_string().into()))
+        .await
+        .expect("send");
+}
+
+fn moves(state: &Value) -> Vec<String> {
+    state["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["move"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// A fresh game of `variant` with these seats, once the engine is ready.
+async fn new_game(ws: &mut Socket, extra: Value) -> Value {
+    let mut msg = json!({"type": "new_game", "engine_limit": {"nodes": 2000}});
+    for (k, v) in extra.as_object().unwrap() {
+        msg[k] = v.clone();
+    }
+    send(ws, msg).await;
+    state_where(ws, |s| {
+        s["legal"].as_array().is_some_and(|l| !l.is_empty())
+            || s["thinking"] == true
+            || !s["result"].is_null()
+    })
+    .await
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn every_message_type() {
+    let server = Server::start(&[]);
+    let mut ws = connect(&server).await;
+    let hello = next(&mut ws).await;
+    assert_eq!(hello["type"], "hello");
+    let variants = hello["variants"].as_array().unwrap();
+    assert_eq!(variants.len(), 6);
+    let poly = variants.iter().find(|v| v["name"] == "polyhedron").unwrap();
+    assert_eq!(poly["cells"].as_array().unwrap().len(), 300);
+    assert_eq!(poly["pieces"].as_array().unwrap().len(), 14);
+    assert_eq!(poly["levels"][2]["files"], json!([0, 9]));
+    assert!(
+        hello["engine"]["name"]
+            .as_str()
+            .unwrap()
+            .starts_with("strata")
+    );
+
+    // A game against the engine: a move, the engine's reply.
+    let s = new_game(
+        &mut ws,
+        json!({"variant": "chess", "seats": ["human", "engine"]}),
+    )
+    .await;
+    assert_eq!(s["legal"].as_array().unwrap().len(), 20);
+    assert_eq!(s["pieces"].as_array().unwrap().len(), 32);
+    send(&mut ws, json!({"type": "move", "move": "e2e4"})).await;
+    let s = state_where(&mut ws, |s| s["moves"].as_array().unwrap().len() == 2).await;
+    assert_eq!(moves(&s)[0], "e2e4");
+    assert!(
+        s["moves"][1]["comment"].is_string(),
+        "the engine's score/depth"
+    );
+    assert!(s["last"]["to"].as_u64().is_some());
+
+    // Explain a refused move, in words.
+    send(
+        &mut ws,
+        json!({"type": "explain", "from": "g1", "to": "g4"}),
+    )
+    .await;
+    let e = next_of(&mut ws, "explanation").await;
+    assert_eq!(e["reason"], "the knight on g1 does not move to g4");
+
+    // Look back at the start, then export.
+    send(&mut ws, json!({"type": "show", "ply": 1})).await;
+    let p = next_of(&mut ws, "position").await;
+    assert_eq!(
+        p["fen"],
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+    );
+    send(&mut ws, json!({"type": "get_pgn"})).await;
+    let pgn = next_of(&mut ws, "pgn").await;
+    let text = pgn["pgn"].as_str().unwrap();
+    assert!(
+        text.contains("[Variant \"chess\"]") && text.contains("1. e2e4"),
+        "{text}"
+    );
+    assert!(text.contains("[Result \"*\"]"));
+
+    // Take back: the reply and the move.
+    send(&mut ws, json!({"type": "takeback"})).await;
+    let s = state_where(&mut ws, |s| s["moves"].as_array().unwrap().is_empty()).await;
+    assert_eq!(s["legal"].as_array().unwrap().len(), 20);
+
+    // A draw offer: the engine declines before it has a score at or below zero.
+    send(&mut ws, json!({"type": "draw_offer"})).await;
+    let st = next_of(&mut ws, "engine_status").await;
+    assert!(st["message"].as_str().unwrap().contains("declines"));
+
+    // Resign.
+    send(&mut ws, json!({"type": "resign"})).await;
+    let s = state_where(&mut ws, |s| !s["result"].is_null()).await;
+    assert_eq!(s["result"]["result"], "0-1");
+    assert_eq!(s["result"]["termination"], "resignation");
+    assert_eq!(s["result"]["reason"], "White resigns");
+
+    // Two people on one screen: a draw offered and accepted.
+    let s = new_game(
+        &mut ws,
+        json!({"variant": "pole", "seats": ["human", "human"]}),
+    )
+    .await;
+    assert_eq!(s["hands"][0], json!([[6, 1]]));
+    send(&mut ws, json!({"type": "draw_offer"})).await;
+    let s = state_where(&mut ws, |s| !s["draw_offer"].is_null()).await;
+    assert_eq!(s["draw_offer"], 0);
+    send(&mut ws, json!({"type": "draw_answer", "accept": true})).await;
+    let s = state_where(&mut ws, |s| !s["result"].is_null()).await;
+    assert_eq!(s["result"]["result"], "1/2-1/2");
+    assert_eq!(s["result"]["termination"], "agreement");
+
+    // From a PGN, and from a FEN with moves.
+    let pgn = "[Variant \"pole\"]\n\n1. e2e4 d7d5 2. e4d5 *\n";
+    let s = new_game(
+        &mut ws,
+        json!({"variant": "chess", "pgn": pgn, "seats": ["human", "human"]}),
+    )
+    .await;
+    assert_eq!(s["variant"], "pole");
+    assert_eq!(moves(&s), ["e2e4", "d7d5", "e4d5"]);
+    assert!(s["notes"][0].as_str().unwrap().contains("available"));
+    let s = new_game(
+        &mut ws,
+        json!({"variant": "polyhedron", "moves": ["Cc3Cc5"], "seats": ["human", "human"]}),
+    )
+    .await;
+    assert_eq!(s["to_move"], 1);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn bad_messages_are_answered_and_change_nothing() {
+    let server = Server::start(&[]);
+    let mut ws = connect(&server).await;
+    next_of(&mut ws, "hello").await;
+    // Before any game.
+    send(&mut ws, json!({"type": "move", "move": "e2e4"})).await;
+    assert!(
+        next_of(&mut ws, "error").await["message"]
+            .as_str()
+            .unwrap()
+            .contains("no game")
+    );
+    let s = new_game(
+        &mut ws,
+        json!({"variant": "chess", "seats": ["human", "human"]}),
+    )
+    .await;
+    let fen = s["fen"].clone();
+    for (bad, says) in [
+        ("not json at all".to_string(), "bad message"),
+        (json!({"type": "frobnicate"}).to_string(), "bad message"),
+        (json!({"type": "move"}).to_string(), "bad message"),
+        (json!({"type": "move", "move": "e2e5"}).to_string(), "illegal move e2e5: the pawn on e2 does not move to e5"),
+        (json!({"type": "move", "move": "zz"}).to_string(), "unparsable move 'zz'"),
+        (json!({"type": "new_game", "variant": "checkers"}).to_string(), "unknown variant 'checkers'"),
+        (json!({"type": "new_game", "variant": "chess", "fen": "8/8 w"}).to_string(), "fen:"),
+        (json!({"type": "new_game", "variant": "chess", "moves": ["e2e4", "e2e4"]}).to_string(), "move 2 of 2"),
+        (json!({"type": "new_game", "variant": "future-generation", "seats": ["human", "engine"]}).to_string(), "needs 4 entries"),
+        (json!({"type": "new_game", "variant": "chess", "engine_options": [["Hash", "4096"]]}).to_string(), "cannot be set from the page"),
+        (json!({"type": "new_game", "variant": "chess", "clock": {"base_ms": 0, "inc_ms": 0}}).to_string(), "needs some time"),
+        (json!({"type": "explain", "from": "e9", "to": "e4"}).to_string(), "no cell 'e9'"),
+        (json!({"type": "show", "ply": 5}).to_string(), "not 5"),
+        (json!({"type": "draw_answer", "accept": true}).to_string(), "no draw offer"),
+        (json!({"type": "takeback"}).to_string(), "no move to take back"),
+    ] {
+        ws.send(Message::Text(bad.clone().into())).await.unwrap();
+        let e = next_of(&mut ws, "error").await;
+        assert!(e["message"].as_str().unwrap().contains(says), "{bad}: {e}");
+    }
+    // Nothing changed: the same game, still at its start.
+    send(&mut ws, json!({"type": "show", "ply": 0})).await;
+    let p = next_of(&mut ws, "position").await;
+    assert_eq!(p["fen"], fen);
+    send(&mut ws, json!({"type": "move", "move": "e2e4"})).await;
+    let s = state_where(&mut ws, |s| s["moves"].as_array().unwrap().len() == 1).await;
+    assert_eq!(moves(&s), ["e2e4"]);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_token_the_origin_and_the_host_are_checked() {
+    let server = Server::start(&[]);
+    let origin = format!("http://{}", server.host());
+    assert_eq!(
+        connect_with(&server, "wrong", Some(&origin), None)
+            .await
+            .err(),
+        Some(403)
+    );
+    assert_eq!(
+        connect_with(&server, &server.token(), Some("http://evil.example"), None)
+            .await
+            .err(),
+        Some(403)
+    );
+    assert_eq!(
+        connect_with(&server, &server.token(), None, None)
+            .await
+            .err(),
+        Some(403),
+        "a WebSocket needs an Origin"
+    );
+    let port = server.host().rsplit(':').next().unwrap().to_string();
+    let rebound = format!("rebind.example:{port}");
+    assert_eq!(
+        connect_with(
+            &server,
+            &server.token(),
+            Some(&format!("http://{rebound}")),
+            Some(&rebound)
+        )
+        .await
+        .err(),
+        Some(403),
+        "a DNS name other than localhost is refused"
+    );
+    assert!(
+        connect_with(&server, &server.token(), Some(&origin), None)
+            .await
+            .is_ok()
+    );
+    // Plain HTTP: the page needs the token too.
+    let get = |path: &str| {
+        let host = server.host();
+        let path = path.to_string();
+        async move {
+            let mut s = tokio::net::TcpStream::connect(&host).await.unwrap();
+            use tokio::io::{AsyncReadExt, AsyncWriteExt};
+            s.write_all(
+                format!("GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n")
+                    .as_bytes(),
+            )
+            .await
+            .unwrap();
+            let mut out = String::new();
+            s.read_to_string(&mut out).await.unwrap();
+            out
+        }
+    };
+    assert!(get("/").await.starts_with("HTTP/1.1 403"));
+    assert!(get("/js/app.js?token=x").await.starts_with("HTTP/1.1 403"));
+    let ok = get(&format!("/?token={}", server.token())).await;
+    assert!(ok.starts_with("HTTP/1.1 200"), "{ok}");
+    assert!(ok.contains("set-cookie: strata_token="), "{ok}");
+    assert!(
+        get(&format!("/nothing?token={}", server.token()))
+            .await
+            .starts_with("HTTP/1.1 404")
+    );
+}
+
+/// A fake engine: strata behind a filter that exits at its `nth` `go` (a crash), writing
+/// its process id to `pid_file` first.
+fn fake_engine(dir: &std::path::Path, nth: u32, pid_file: &std::path::Path) -> String {
+    let path = dir.join(format!("crashing-engine-{nth}.sh"));
+    let script = format!(
+        "#!/usr/bin/env bash\n\
+         echo $$ > '{pid}'\n\
+         n=0\n\
+         while IFS= read -r line; do\n\
+         \x20 case \"$line\" in go*) n=$((n+1)); if [ \"$n\" -ge {nth} ]; then exit 3; fi ;; esac\n\
+         \x20 printf '%s\\n' \"$line\"\n\
+         done | '{strata}'\n",
+        pid = pid_file.display(),
+        strata = env!("CARGO_BIN_EXE_strata"),
+    );
+    std::fs::write(&path, script).unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    path.to_string_lossy().to_string()
+}
+
+fn scratch(name: &str) -> std::path::PathBuf {
+    let d = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_engine_that_crashes_is_reported_and_restarted() {
+    let dir = scratch("gui-crash");
+    let engine = fake_engine(&dir, 2, &dir.join("pid"));
+    let server = Server::start(&["--engine", &engine]);
+    let mut ws = connect(&server).await;
+    next_of(&mut ws, "hello").await;
+    let s = new_game(
+        &mut ws,
+        json!({"variant": "chess", "seats": ["human", "engine"]}),
+    )
+    .await;
+    assert_eq!(s["legal"].as_array().unwrap().len(), 20);
+    send(&mut ws, json!({"type": "move", "move": "e2e4"})).await;
+    let s = state_where(&mut ws, |s| s["moves"].as_array().unwrap().len() == 2).await;
+    send(&mut ws, json!({"type": "move", "move": "d2d4"})).await;
+    // Its second search kills it: the game ends, and the page is told.
+    let st = next_of(&mut ws, "engine_status").await;
+    assert!(st["message"].as_str().unwrap().contains("stopped"), "{st}");
+    let s2 = state_where(&mut ws, |s| !s["result"].is_null()).await;
+    assert_eq!(s2["result"]["termination"], "abandoned");
+    assert_eq!(s2["result"]["result"], "1-0");
+    let _ = s;
+    // The next game has an engine again.
+    let s = new_game(
+        &mut ws,
+        json!({"variant": "chess", "seats": ["engine", "human"]}),
+    )
+    .await;
+    assert!(s["result"].is_null());
+    let s = state_where(&mut ws, |s| s["moves"].as_array().unwrap().len() == 1).await;
+    assert_eq!(s["to_move"], 1);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_closed_tab_ends_its_engine_and_tabs_have_games_of_their_own() {
+    let dir = scratch("gui-tabs");
+    let pid_file = dir.join("pid");
+    let engine = fake_engine(&dir, 1000, &pid_file);
+    let server = Server::start(&["--engine", &engine]);
+    let mut a = connect(&server).await;
+    next_of(&mut a, "hello").await;
+    let pid: u32 = std::fs::read_to_string(&pid_file)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    let proc_dir = std::path::PathBuf::from(format!("/proc/{pid}"));
+    assert!(proc_dir.exists());
+    let mut b = connect(&server).await;
+    next_of(&mut b, "hello").await;
+    new_game(
+        &mut a,
+        json!({"variant": "chess", "seats": ["human", "human"]}),
+    )
+    .await;
+    new_game(
+        &mut b,
+        json!({"variant": "pentaplane", "seats": ["human", "human"]}),
+    )
+    .await;
+    send(&mut a, json!({"type": "move", "move": "e2e4"})).await;
+    let sa = state_where(&mut a, |s| s["moves"].as_array().unwrap().len() == 1).await;
+    send(&mut b, json!({"type": "get_pgn"})).await;
+    let pb = next_of(&mut b, "pgn").await;
+    assert_eq!(sa["variant"], "chess");
+    assert!(
+        pb["pgn"]
+            .as_str()
+            .unwrap()
+            .contains("[Variant \"pentaplane\"]")
+    );
+    assert!(!pb["pgn"].as_str().unwrap().contains("e2e4"));
+    // Closing the first tab ends its engine process.
+    a.close(None).await.unwrap();
+    drop(a);
+    let until = Instant::now() + Duration::from_secs(20);
+    while proc_dir.exists() {
+        assert!(
+            Instant::now() < until,
+            "the engine of a closed tab still runs"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    // The other tab plays on.
+    send(&mut b, json!({"type": "move", "move": "Cb2Cb3"})).await;
+    let sb = state_where(&mut b, |s| s["moves"].as_array().unwrap().len() == 1).await;
+    assert_eq!(moves(&sb), ["Cb2Cb3"]);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_persons_clock_runs_out() {
+    let server = Server::start(&[]);
+    let mut ws = connect(&server).await;
+    next_of(&mut ws, "hello").await;
+    let s = new_game(
+        &mut ws,
+        json!({"variant": "chess", "seats": ["human", "engine"], "clock": {"base_ms": 400, "inc_ms": 0}}),
+    )
+    .await;
+    assert_eq!(s["clock_running"], 0);
+    let s = state_where(&mut ws, |s| !s["result"].is_null()).await;
+    assert_eq!(s["result"]["termination"], "time forfeit");
+    assert_eq!(s["result"]["reason"], "White loses on time");
+    assert_eq!(s["clocks"][0], 0);
+    // A move after the flag fell is refused.
+    send(&mut ws, json!({"type": "move", "move": "e2e4"})).await;
+    assert!(
+        next_of(&mut ws, "error").await["message"]
+            .as_str()
+            .unwrap()
+            .contains("the game is over")
+    );
+}
