@@ -153,7 +153,7 @@ async fn choose(b: &Browser, mv: &str) {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn chess_in_the_browser() {
-    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let _one = ONE_AT_A_TIME.lock().await;
     let Some(b) = browser().await else { return };
     play_both_sides(&b, "chess", false).await;
     // A refused move says why.
@@ -187,7 +187,7 @@ async fn chess_in_the_browser() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn pole_chess_in_the_browser() {
-    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let _one = ONE_AT_A_TIME.lock().await;
     let Some(b) = browser().await else { return };
     play_both_sides(&b, "pole", false).await;
     // A Pole drop from the hand, once Poles are available.
@@ -212,7 +212,7 @@ async fn pole_chess_in_the_browser() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn polyhedron_in_the_browser() {
-    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let _one = ONE_AT_A_TIME.lock().await;
     let Some(b) = browser().await else { return };
     play_both_sides(&b, "polyhedron", true).await;
     // Promotion to a piece of the reserve, chosen among the reserve's.
@@ -236,7 +236,7 @@ async fn polyhedron_in_the_browser() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn podionic_in_the_browser() {
-    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let _one = ONE_AT_A_TIME.lock().await;
     let Some(b) = browser().await else { return };
     play_both_sides(&b, "podionic", true).await;
     // Promotion at a lane's end.
@@ -260,7 +260,7 @@ async fn podionic_in_the_browser() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn pentaplane_in_the_browser() {
-    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let _one = ONE_AT_A_TIME.lock().await;
     let Some(b) = browser().await else { return };
     play_both_sides(&b, "pentaplane", true).await;
     // A shot at a Bomb: the explosion clears its blast, and the page shows it.
@@ -296,7 +296,7 @@ async fn pentaplane_in_the_browser() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn four_colours_in_the_browser() {
-    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let _one = ONE_AT_A_TIME.lock().await;
     let Some(b) = browser().await else { return };
     play_both_sides(&b, "future-generation", true).await;
     // Silver has no move but the pass.
