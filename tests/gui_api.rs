@@ -178,6 +178,7 @@ async fn every_message_type() {
     send(&mut ws, json!({"type": "takeback"})).await;
     let s = state_where(&mut ws, |s| s["moves"].as_array().unwrap().is_empty()).await;
     assert_eq!(s["legal"].as_array().unwrap().len(), 20);
+    assert!(s["last"].is_null());
 
     // A draw offer: the engine declines before it has a score at or below zero.
     send(&mut ws, json!({"type": "draw_offer"})).await;
@@ -215,6 +216,8 @@ async fn every_message_type() {
     .await;
     assert_eq!(s["variant"], "pole");
     assert_eq!(moves(&s), ["e2e4", "d7d5", "e4d5"]);
+    // The last move of a game started part-way is marked, with its capture: e4 to d5.
+    assert_eq!(s["last"], json!({"from": 28, "to": 35, "removed": []}));
     assert!(s["notes"][0].as_str().unwrap().contains("available"));
     let s = new_game(
         &mut ws,

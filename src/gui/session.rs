@@ -60,7 +60,6 @@ struct GameState {
     /// When the colour to move began its turn.
     turn_start: Instant,
     ending: Option<Ending>,
-    last: Option<LastMove>,
     draw_offer: Option<Colour>,
     /// The engine search under way (its request number).
     thinking: Option<u64>,
@@ -283,7 +282,6 @@ impl Session {
             started: SystemTime::now(),
             turn_start: Instant::now(),
             ending: None,
-            last: None,
             draw_offer: None,
             thinking: None,
             engine_pending: has_engine,
@@ -394,14 +392,12 @@ impl Session {
         let elapsed = answer.elapsed.as_millis() as u64;
         let ended = match answer.reply {
             Reply::Move(name) => {
-                let before = describe::occupied(g.referee.game(), g.cells);
                 let played = g
                     .referee
                     .charge_time(elapsed, ENGINE_MARGIN_MS)
                     .and_then(|_| g.referee.play(&name, answer.info, elapsed));
                 match played {
                     Ok(()) => {
-                        g.last = last_move(g.variant, &name, &before, g.referee.game(), g.cells);
                         g.draw_offer = None;
                         g.referee.outcome()
                     }
@@ -465,16 +461,12 @@ impl Session {
             });
         }
         let elapsed = g.turn_start.elapsed().as_millis() as u64;
-        let before = describe::occupied(g.referee.game(), g.cells);
         let played = g
             .referee
             .charge_time(elapsed, 0)
             .and_then(|_| g.referee.play(text, Default::default(), elapsed));
         g.ending = match played {
-            Ok(()) => {
-                g.last = last_move(g.variant, text, &before, g.referee.game(), g.cells);
-                g.referee.outcome()
-            }
+            Ok(()) => g.referee.outcome(),
             Err(end) => Some(end),
         };
         g.draw_offer = None;
@@ -527,7 +519,6 @@ impl Session {
             return Err("there is no move to take back".into());
         }
         g.ending = None;
-        g.last = None;
         g.draw_offer = None;
         g.turn_start = Instant::now();
         self.maybe_think();
@@ -650,15 +641,9 @@ impl Session {
         for _ in ply..moves.len() {
             game.unmake();
         }
-        let last = match ply.checked_sub(1) {
-            Some(i) => {
-                let mut before = game.clone();
-                before.unmake();
-                let occupied = describe::occupied(&before, g.cells);
-                last_move(g.variant, &moves[i].name, &occupied, &game, g.cells)
-            }
-            None => None,
-        };
+        let last = ply
+            .checked_sub(1)
+            .and_then(|i| last_move(g.variant, &moves[i].name, &game, g.cells));
         let view = PositionView {
             ply,
             fen: game.fen(),
@@ -752,15 +737,13 @@ fn declared_default(declaration: &str) -> Option<String> {
     t.get(i + 1).map(|s| s.to_string())
 }
 
-/// The last move's cells, and the cells it emptied besides its own from-cell.
-fn last_move(
-    v: Variant,
-    name: &str,
-    before: &[usize],
-    after: &AnyGame,
-    cells: usize,
-) -> Option<LastMove> {
+/// The cells of `name`, the move that led to `after`, and the cells it emptied besides its
+/// own from-cell.
+fn last_move(v: Variant, name: &str, after: &AnyGame, cells: usize) -> Option<LastMove> {
     let (from, to) = move_cells(v, name)?;
+    let mut position_before = after.clone();
+    position_before.unmake();
+    let before = describe::occupied(&position_before, cells);
     let now = describe::occupied(after, cells);
     let removed = before
         .iter()
@@ -822,7 +805,11 @@ fn state_of(g: &GameState) -> State {
                 }),
             })
             .collect(),
-        last: g.last.clone(),
+        last: g
+            .referee
+            .moves()
+            .last()
+            .and_then(|m| last_move(g.variant, &m.name, game, g.cells)),
         danger: game.kings_in_danger().iter().map(|&c| c as u16).collect(),
         clocks,
         clock_running: (g.timed && g.running()).then_some(to_move.0),
