@@ -19,12 +19,19 @@ const app = {
   selection: null, // {from: cell} or {drop: kind}
   flipped: false,
   engineLine: '',
+  settings: {}, // the clock, engine limit and strength of the last game started here
 };
+
+/** Starts a new game, remembering its settings for a later import. */
+function startGame(msg) {
+  app.settings = { clock: msg.clock, engine_limit: msg.engine_limit, engine_options: msg.engine_options };
+  conn.send(msg);
+}
 
 const conn = new Connection(onMessage, (why) => showMessage(why));
 const board = new Board($('board'), { press, release });
 const clocks = new Clocks();
-const dialog = new NewGameDialog((msg) => conn.send(msg));
+const dialog = new NewGameDialog(startGame);
 
 function showMessage(text, info = false) {
   const m = $('message');
@@ -42,7 +49,7 @@ function onMessage(msg) {
       dialog.setHello(msg);
       {
         const fromUrl = gameFromUrl(msg);
-        if (fromUrl) conn.send(fromUrl);
+        if (fromUrl) startGame(fromUrl);
         else dialog.open(null);
       }
       $('status').textContent = msg.engine ? `Engine: ${msg.engine.name}` : 'No engine available';
@@ -198,18 +205,19 @@ function ownPiece(cell) {
   return !!p && p[1] === app.state.to_move;
 }
 
-function select(sel) {
-  const t0 = performance.now();
+function select(sel, since = performance.now()) {
   app.selection = sel;
   paintSelection();
   render();
-  // How long from the click to the highlighted targets on screen (reported in the docs).
-  requestAnimationFrame(() => requestAnimationFrame(() => {
-    document.body.dataset.highlightMs = (performance.now() - t0).toFixed(1);
-  }));
+  // How long from the press (its event's time stamp) until the frame that shows the
+  // highlighted targets is painted (a task queued in the frame's animation callback runs
+  // after its paint): measured by the tests and reported in docs/gui.md.
+  requestAnimationFrame(() => setTimeout(() => {
+    document.body.dataset.highlightMs = (performance.now() - since).toFixed(1);
+  }, 0));
 }
 
-function press(cell) {
+function press(cell, since) {
   $('chooser').hidden = true;
   if (!app.state) return false;
   if (app.viewPly !== null) {
@@ -229,7 +237,7 @@ function press(cell) {
       return false;
     }
     if (ownPiece(cell) && sel.from !== cell) {
-      select({ from: cell });
+      select({ from: cell }, since);
       return true;
     }
     if (sel.from === cell) {
@@ -241,7 +249,7 @@ function press(cell) {
     return false;
   }
   if (ownPiece(cell)) {
-    select({ from: cell });
+    select({ from: cell }, since);
     return true;
   }
   if (pieceAt(cell)) explain(cell, cell);
@@ -368,11 +376,12 @@ function importGame() {
     const t = text.trim();
     if (!t) return;
     const s = app.state;
-    const msg = { type: 'new_game', variant: s ? s.variant : 'chess' };
+    // The same seats, clock, engine limit and strength as the game before.
+    const msg = { type: 'new_game', variant: s ? s.variant : 'chess', ...app.settings };
     if (s) msg.seats = s.seats;
     if (t.startsWith('[') || /^\d+\./.test(t)) msg.pgn = t;
     else msg.fen = t;
-    conn.send(msg);
+    startGame(msg);
   });
 }
 

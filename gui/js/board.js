@@ -9,7 +9,7 @@
 // Every cell is an element with `data-cell` (its name); the targets of the selected piece
 // carry `data-target`, and nothing else does.
 
-import { pieceSvg } from './pieces.js';
+import { COLOURS, pieceSvg } from './pieces.js';
 
 const BURST = '<svg class="burst" viewBox="0 0 100 100" aria-hidden="true"><path d="M50 2 L60 34 L94 20 L70 48 L98 64 L63 64 L70 98 L50 72 L30 98 L37 64 L2 64 L30 48 L6 20 L40 34 Z" fill="#ff8a1c" stroke="#9a2d00" stroke-width="3" opacity="0.85"/></svg>';
 
@@ -33,7 +33,8 @@ export function layoutMode(variant) {
 export class Board {
   /**
    * @param {HTMLElement} el the container
-   * @param {object} handlers `press(cell) -> bool` (true: a drag may start from it),
+   * @param {object} handlers `press(cell, since) -> bool` (true: a drag may start from it;
+   *   `since`: the press event's time stamp),
    *   `release(from, to)` (a drag ended on another cell)
    */
   constructor(el, handlers) {
@@ -178,6 +179,7 @@ export class Board {
         cell.className = `cell ${(c.x + c.y + c.z) % 2 === 0 ? 'dark' : 'light'}`;
         cell.dataset.cell = c.name;
         cell.dataset.index = i;
+        cell.setAttribute('aria-label', c.name);
         cell.style.gridColumn = col(c.x);
         cell.style.gridRow = row(c.y);
         const stack = stacks.get(`${c.x},${c.y}`);
@@ -263,11 +265,15 @@ export class Board {
       if (this.shown[i] !== at[i]) {
         this.shown[i] = at[i];
         const p = el.firstChild;
+        const name = this.variant.cells[i].name;
         if (at[i] === null) {
           p.innerHTML = '';
+          el.setAttribute('aria-label', name);
         } else {
           const [colour, kind] = at[i].split(':').map(Number);
-          p.innerHTML = pieceSvg(this.variant.pieces[kind] ?? { name: '?', letter: '?' }, colour);
+          const piece = this.variant.pieces[kind] ?? { name: '?', letter: '?' };
+          p.innerHTML = pieceSvg(piece, colour);
+          el.setAttribute('aria-label', `${name}, ${COLOURS[colour]?.name ?? '?'} ${piece.name}`);
         }
       }
       el.classList.toggle('occupied', at[i] !== null);
@@ -326,7 +332,7 @@ export class Board {
     const el = e.target.closest('.cell');
     if (!el) return;
     const cell = Number(el.dataset.index);
-    const draggable = this.handlers.press(cell);
+    const draggable = this.handlers.press(cell, e.timeStamp);
     if (draggable) {
       this.drag = { from: cell, x: e.clientX, y: e.clientY, ghost: null };
     }
