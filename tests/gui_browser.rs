@@ -29,8 +29,12 @@ fn shot_path(name: &str) -> PathBuf {
 }
 
 async fn browser() -> Option<Browser> {
+    browser_of_size(1500, 1000).await
+}
+
+async fn browser_of_size(width: u32, height: u32) -> Option<Browser> {
     let (chromium, driver) = available()?;
-    Some(Browser::start(&chromium, &driver, 1500, 1000).await)
+    Some(Browser::start(&chromium, &driver, width, height).await)
 }
 
 /// Selects own pieces one after another until one shows targets (on another level than its
@@ -316,5 +320,415 @@ async fn four_colours_in_the_browser() {
         assert!(std::time::Instant::now() < until, "no pass in {m:?}");
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
+    b.close().await;
+}
+
+/// Percent-encodes the characters of a FEN that a URL may not hold as they are.
+fn url_fen(fen: &str) -> String {
+    fen.replace('%', "%25")
+        .replace(' ', "%20")
+        .replace('[', "%5B")
+        .replace(']', "%5D")
+        .replace('|', "%7C")
+        .replace('+', "%2B")
+        .replace('/', "%2F")
+}
+
+/// Waits for `#message` to contain `part`.
+async fn message_says(b: &Browser, part: &str) {
+    let until = std::time::Instant::now() + common::browser::PATIENCE;
+    loop {
+        let m = b.text("#message").await;
+        if m.contains(part) {
+            return;
+        }
+        assert!(
+            std::time::Instant::now() < until,
+            "the page does not say '{part}': '{m}'"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn chess_by_drag_by_typing_and_castling() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let Some(b) = browser().await else { return };
+    // A drag: press on g1, move, release on f3.
+    b.open(&format!("variant=chess&side=white&{NODES}")).await;
+    my_turn(&b).await;
+    b.drag("g1", "f3").await;
+    let moves = b.wait_moves(2).await;
+    assert_eq!(moves[0], "g1f3");
+    // A typed move, in protocol notation; then a typed move the rules refuse, which is
+    // answered in words and changes nothing.
+    b.open(&format!("variant=chess&side=white&{NODES}")).await;
+    my_turn(&b).await;
+    b.type_into("#typed-move-input", "e2e4").await;
+    let moves = b.wait_moves(2).await;
+    assert_eq!(moves[0], "e2e4");
+    my_turn(&b).await;
+    b.type_into("#typed-move-input", "e4e6").await;
+    message_says(&b, "e4e6").await;
+    assert_eq!(b.moves().await.len(), 2, "a refused move changes nothing");
+    // Castling by clicking the King and its target.
+    b.open(&format!(
+        "variant=chess&side=white&{NODES}&fen={}",
+        url_fen("r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1")
+    ))
+    .await;
+    my_turn(&b).await;
+    b.click_cell("e1").await;
+    let mut targets = b.targets().await;
+    targets.sort();
+    assert_eq!(targets, ["c1", "d1", "f1", "g1"]);
+    b.click_cell("g1").await;
+    let moves = b.wait_moves(2).await;
+    assert_eq!(moves[0], "e1g1");
+    b.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn pole_teleport_by_click_and_drop_by_typing() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let Some(b) = browser().await else { return };
+    // A Pole on the board goes to any empty square.
+    let fen = "rnbqkbnr/pppppppp/8/8/4O3/8/PPPPPPPP/RNBQKBNR[o] w KQkq - 0 1";
+    b.open(&format!(
+        "variant=pole&side=white&{NODES}&fen={}",
+        url_fen(fen)
+    ))
+    .await;
+    my_turn(&b).await;
+    b.click_cell("e4").await;
+    let targets = b.targets().await;
+    assert_eq!(targets.len(), 31, "every other empty square: {targets:?}");
+    b.click_cell("a6").await;
+    let moves = b.wait_moves(2).await;
+    assert_eq!(moves[0], "e4a6");
+    // A drop typed in protocol notation.
+    let fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Oo+] w KQkq - 0 1";
+    b.open(&format!(
+        "variant=pole&side=white&{NODES}&fen={}",
+        url_fen(fen)
+    ))
+    .await;
+    my_turn(&b).await;
+    b.type_into("#typed-move-input", "O@d5").await;
+    let moves = b.wait_moves(2).await;
+    assert_eq!(moves[0], "O@d5");
+    b.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn unicorn_promotion_after_a_capture() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let Some(b) = browser().await else { return };
+    use strata::rules::{AnyGame, Game, MoveList, Variant};
+    // A White Unicorn among Black Pawns, with a Queen in the reserve.
+    let fen = "6/6/6/6/6/6|8/8/8/8/8/pppppppp/8/8|4k5/10/10/10/10/10/10/2U7/10/4K5|8/8/8/8/8/pppppppp/8/8|6/6/6/6/6/6[Q] w - 0 1";
+    let game = AnyGame::from_fen(Variant::Polyhedron, fen).expect("the FEN");
+    let mut legal = MoveList::new();
+    game.generate(&mut legal);
+    let from = legal
+        .iter()
+        .find(|m| m.promotion().is_some())
+        .map(|m| m.from())
+        .expect("a Unicorn capture that may promote");
+    let to = legal
+        .iter()
+        .find(|m| m.promotion().is_some())
+        .map(|m| m.to())
+        .unwrap();
+    let (from, to) = (game.cell_name(from), game.cell_name(to));
+    assert_eq!(from, "Cc3");
+    b.open(&format!(
+        "variant=polyhedron&side=white&{NODES}&fen={}",
+        url_fen(fen)
+    ))
+    .await;
+    my_turn(&b).await;
+    b.click_cell(&from).await;
+    b.click_cell(&to).await;
+    // The Unicorn may stay, or become the Queen of the reserve.
+    b.wait("#chooser:not([hidden])").await;
+    let mut choices = b.attrs("#chooser button", "data-move").await;
+    choices.sort();
+    assert_eq!(choices, [format!("{from}{to}"), format!("{from}{to}q")]);
+    choose(&b, &format!("{from}{to}q")).await;
+    let moves = b.wait_moves(2).await;
+    assert_eq!(moves[0], format!("{from}{to}q"));
+    b.close().await;
+}
+
+/// Not a test of speed (nothing asserts a time): selects each White piece of a crowded
+/// Polyhedron middle game, checks that exactly its legal targets light up, and reports how
+/// long the page took from the press to the painted highlight (`data-highlight-ms`) in
+/// `target/gui-screenshots/highlight-latency.txt`.
+#[tokio::test(flavor = "multi_thread")]
+async fn polyhedron_highlight_latency_is_reported() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let Some(b) = browser().await else { return };
+    use strata::rules::{AnyGame, Game, MoveFlag, MoveList, Variant};
+    let info = Variant::Polyhedron.info();
+    let fen = *info
+        .bench_positions
+        .iter()
+        .find(|f| **f != info.start_fen)
+        .expect("a middle game");
+    let game = AnyGame::from_fen(Variant::Polyhedron, fen).expect("the bench FEN");
+    let mut legal = MoveList::new();
+    game.generate(&mut legal);
+    b.open(&format!(
+        "variant=polyhedron&side=white&{NODES}&fen={}",
+        url_fen(fen)
+    ))
+    .await;
+    my_turn(&b).await;
+    let mut times = Vec::new();
+    let mut checked = 0;
+    for piece in b.cells_of("White").await {
+        let mut expected: Vec<String> = legal
+            .iter()
+            .filter(|m| !matches!(m.flag(), MoveFlag::Drop | MoveFlag::Pass))
+            .filter(|m| game.cell_name(m.from()) == piece)
+            .map(|m| game.cell_name(m.to()))
+            .collect();
+        expected.sort();
+        expected.dedup();
+        b.run("delete document.body.dataset.highlightMs;").await;
+        b.click_cell(&piece).await;
+        let until = std::time::Instant::now() + common::browser::PATIENCE;
+        let ms = loop {
+            let v = b
+                .run("return document.body.dataset.highlightMs ?? null;")
+                .await;
+            if let Some(s) = v.as_str() {
+                break s.parse::<f64>().expect("a number of milliseconds");
+            }
+            assert!(std::time::Instant::now() < until, "no highlight time");
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        };
+        let mut targets = b.targets().await;
+        targets.sort();
+        assert_eq!(targets, expected, "the targets of {piece}");
+        if !expected.is_empty() {
+            times.push(ms);
+            checked += 1;
+        }
+        b.run("document.dispatchEvent(new KeyboardEvent('keydown', {key: 'Escape'}));")
+            .await;
+    }
+    assert!(checked >= 20, "only {checked} White pieces with moves");
+    times.sort_by(f64::total_cmp);
+    let report = format!(
+        "click to highlighted targets, Polyhedron middle game (bench position 2, {} legal moves), {} White pieces with moves: median {:.1} ms, max {:.1} ms\n",
+        legal.len(),
+        times.len(),
+        times[times.len() / 2],
+        times[times.len() - 1]
+    );
+    eprint!("{report}");
+    let path = shot_path("highlight-latency").with_extension("txt");
+    std::fs::write(path, report).expect("write the report");
+    b.close().await;
+}
+
+/// `plies` moves of strata against itself from `variant`'s start, at a few thousand nodes a
+/// move (the protocol over the built binary).
+fn engine_game(variant: &str, plies: usize) -> Vec<String> {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_strata"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("strata starts");
+    let mut input = child.stdin.take().expect("stdin");
+    let mut output = BufReader::new(child.stdout.take().expect("stdout"));
+    writeln!(input, "setoption name UCI_Variant value {variant}").unwrap();
+    let mut moves: Vec<String> = Vec::new();
+    for _ in 0..plies {
+        writeln!(input, "position startpos moves {}", moves.join(" ")).unwrap();
+        writeln!(input, "go nodes 20000").unwrap();
+        let mut line = String::new();
+        let best = loop {
+            line.clear();
+            assert!(output.read_line(&mut line).unwrap() > 0, "strata ended");
+            if let Some(rest) = line.strip_prefix("bestmove ") {
+                break rest.split_whitespace().next().unwrap_or("").to_string();
+            }
+        };
+        if best == "(none)" || best.is_empty() {
+            break;
+        }
+        moves.push(best);
+    }
+    writeln!(input, "quit").unwrap();
+    let _ = child.wait();
+    moves
+}
+
+/// The screenshots of `docs/screenshots/` (shown in the README): in each variant the start
+/// followed by a few moves of strata against itself, then a piece of the person selected
+/// with its targets lit (in the 3D variants, targets on other levels). Run on demand:
+/// `cargo test --release --test gui_browser -- --ignored screenshots_for_the_docs`.
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "writes docs/screenshots/; run on demand"]
+async fn screenshots_for_the_docs() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let Some(b) = browser_of_size(1400, 860).await else {
+        return;
+    };
+    use strata::rules::Variant;
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("docs/screenshots");
+    for v in Variant::ALL {
+        let colours = v.info().colours;
+        let moves = engine_game(v.name(), 4 * colours);
+        // The person has the move after them (White: the game went round).
+        let seats = if colours == 4 {
+            "seats=white,gold"
+        } else {
+            "side=white"
+        };
+        b.open(&format!(
+            "variant={}&{seats}&{NODES}&moves={}",
+            v.name(),
+            moves.join(",")
+        ))
+        .await;
+        b.wait_moves(moves.len()).await;
+        my_turn(&b).await;
+        piece_with_targets(&b, "White", v.layout().levels.len() > 1).await;
+        b.run("document.activeElement?.blur();").await;
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        b.screenshot(&dir.join(format!("{}.png", v.name()))).await;
+    }
+    b.close().await;
+}
+
+/// The y coordinate of cell `name`'s centre on screen.
+async fn cell_y(b: &Browser, name: &str) -> f64 {
+    b.run(&format!(
+        "const r = document.querySelector('[data-cell=\"{name}\"]').getBoundingClientRect(); return r.top + r.height / 2;"
+    ))
+    .await
+    .as_f64()
+    .expect("a number")
+}
+
+/// Waits until `script` (returning a boolean) is true.
+async fn until_true(b: &Browser, what: &str, script: &str) {
+    let until = std::time::Instant::now() + common::browser::PATIENCE;
+    while b.run(script).await != serde_json::Value::Bool(true) {
+        assert!(std::time::Instant::now() < until, "never: {what}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_game_through_the_pages_controls() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let Some(b) = browser().await else { return };
+    // Without a game in the URL the new-game form opens: Pole Chess, a clock of 1 min + 1 s.
+    b.open("").await;
+    b.wait("#new-game-dialog[open]").await;
+    b.wait("#ng-variant option[value=\"pole\"]").await;
+    b.wait("#ng-variant")
+        .await
+        .select_by_value("pole")
+        .await
+        .expect("choose the variant");
+    b.wait("#ng-clock")
+        .await
+        .select_by_value("60+1")
+        .await
+        .expect("choose the clock");
+    let seats = b.attrs("#ng-seats select", "name").await;
+    assert_eq!(seats, ["seat0", "seat1"]);
+    b.click("#ng-start").await;
+    my_turn(&b).await;
+    let clocks = b.attrs(".clock-time", "data-colour").await;
+    assert_eq!(clocks.len(), 2);
+    let white_clock = b.text(".clock-time[data-colour=\"0\"]").await;
+    assert!(
+        white_clock.starts_with("1:00") || white_clock.starts_with("0:5"),
+        "White's clock: {white_clock}"
+    );
+    // A move by clicking; the engine replies.
+    b.click_cell("e2").await;
+    b.click_cell("e4").await;
+    b.wait_moves(2).await;
+    // Looking back: a click on the first move shows the position after it; End returns.
+    b.click("#moves [data-ply=\"1\"]").await;
+    let banner = b.wait("#history-banner:not([hidden])").await;
+    assert!(
+        banner.text().await.unwrap().contains("after move 1 of 2"),
+        "the banner says where we are"
+    );
+    assert_eq!(
+        b.attrs("[data-cell=\"e4\"] svg", "aria-label").await,
+        ["White Pawn"]
+    );
+    b.wait("body")
+        .await
+        .send_keys("\u{E010}")
+        .await
+        .expect("End");
+    until_true(
+        &b,
+        "back at the game",
+        "return document.getElementById('history-banner').hidden;",
+    )
+    .await;
+    // Export: the PGN as strata match writes it.
+    b.click("#export").await;
+    b.wait("#text-dialog[open]").await;
+    let pgn = b
+        .run("return document.getElementById('text-dialog-text').value;")
+        .await;
+    let pgn = pgn.as_str().unwrap_or("");
+    assert!(
+        pgn.contains("[Variant \"pole\"]") && pgn.contains("1. e2e4"),
+        "{pgn}"
+    );
+    b.click("#text-dialog-cancel").await;
+    // Import a FEN: play goes on from it.
+    b.click("#import").await;
+    b.wait("#text-dialog[open]").await;
+    b.wait("#text-dialog-text")
+        .await
+        .send_keys("4k3/8/8/8/8/8/4P3/4K3[Oo] w - - 0 1")
+        .await
+        .expect("type the FEN");
+    b.click("#text-dialog-ok").await;
+    b.wait_moves(0).await;
+    my_turn(&b).await;
+    let mut white = b.cells_of("White").await;
+    white.sort();
+    assert_eq!(white, ["e1", "e2"]);
+    let white_clock = b.text(".clock-time[data-colour=\"0\"]").await;
+    assert!(
+        white_clock.contains(':'),
+        "the imported game keeps the clock: {white_clock}"
+    );
+    // Flip: the first rank goes to the top, and back.
+    assert!(cell_y(&b, "e1").await > cell_y(&b, "e8").await);
+    b.click("#flip").await;
+    assert!(cell_y(&b, "e1").await < cell_y(&b, "e8").await);
+    b.click("#flip").await;
+    // A draw offer to an engine with no score yet is declined, in words.
+    b.click("#draw").await;
+    message_says(&b, "declines").await;
+    // Resign, confirmed: the result says so.
+    b.click("#resign").await;
+    b.client.accept_alert().await.expect("the confirmation");
+    let result = b.wait("[data-result]").await;
+    assert_eq!(
+        result.attr("data-result").await.unwrap().as_deref(),
+        Some("0-1")
+    );
+    assert!(result.text().await.unwrap().contains("White resigns"));
+    b.screenshot(&shot_path("controls-resigned")).await;
     b.close().await;
 }

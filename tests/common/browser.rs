@@ -214,6 +214,47 @@ impl Browser {
             .unwrap_or_else(|e| panic!("click {name}: {e}"));
     }
 
+    /// Drags the piece on cell `from` to cell `to` with the mouse: press, move in steps,
+    /// release.
+    pub async fn drag(&self, from: &str, to: &str) {
+        use fantoccini::actions::{InputSource, MOUSE_BUTTON_LEFT, MouseActions, PointerAction};
+        let a = self.wait(&format!("[data-cell=\"{from}\"]")).await;
+        let b = self.wait(&format!("[data-cell=\"{to}\"]")).await;
+        let step = |element: Element| PointerAction::MoveToElement {
+            element,
+            duration: Some(Duration::from_millis(150)),
+            x: 0.0,
+            y: 0.0,
+        };
+        let mouse = MouseActions::new("mouse".into())
+            .then(step(a.clone()))
+            .then(PointerAction::Down {
+                button: MOUSE_BUTTON_LEFT,
+            })
+            .then(PointerAction::MoveBy {
+                duration: Some(Duration::from_millis(100)),
+                x: 12.0,
+                y: 12.0,
+            })
+            .then(step(b))
+            .then(PointerAction::Up {
+                button: MOUSE_BUTTON_LEFT,
+            });
+        self.client
+            .perform_actions(mouse)
+            .await
+            .unwrap_or_else(|e| panic!("drag {from} to {to}: {e}"));
+    }
+
+    /// Types `text` into the element `css` and presses Enter.
+    pub async fn type_into(&self, css: &str, text: &str) {
+        let field = self.wait(css).await;
+        field
+            .send_keys(&format!("{text}\u{E007}"))
+            .await
+            .unwrap_or_else(|e| panic!("type into {css}: {e}"));
+    }
+
     /// Clicks the element `css`.
     pub async fn click(&self, css: &str) {
         self.wait(css)
