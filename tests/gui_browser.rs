@@ -385,6 +385,15 @@ async fn chess_by_drag_by_typing_and_castling() {
     b.click_cell("g1").await;
     let moves = b.wait_moves(2).await;
     assert_eq!(moves[0], "e1g1");
+    // A King in check is marked.
+    b.open(&format!(
+        "variant=chess&side=white&{NODES}&fen={}",
+        url_fen("4k3/8/8/8/8/8/8/r3K3 w - - 0 1")
+    ))
+    .await;
+    my_turn(&b).await;
+    assert_eq!(b.attrs(".cell.danger", "data-cell").await, ["e1"]);
+    assert!(b.text("#status").await.contains("King in danger"));
     b.close().await;
 }
 
