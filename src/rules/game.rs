@@ -297,6 +297,29 @@ pub fn kind_name(pieces: &[PieceInfo], k: Kind) -> String {
         .map_or("piece".to_string(), |p| p.name.to_lowercase())
 }
 
+/// The refusal of a move the piece can make but that leaves its own King in check (in the
+/// variants where a King may not be left in check); `king` is the King's kind.
+pub fn king_left_in_check<G: Game>(
+    g: &G,
+    pieces: &[PieceInfo],
+    king: Kind,
+    from: Cell,
+    to: Cell,
+) -> String {
+    let kind = g.piece_at(from).kind();
+    if kind == king {
+        format!("the King would be in check on {}", g.cell_name(to))
+    } else if g.in_check() {
+        "your King is in check, and this move does not get it out".into()
+    } else {
+        format!(
+            "moving the {} from {} would leave your King in check",
+            kind_name(pieces, kind),
+            g.cell_name(from)
+        )
+    }
+}
+
 /// "the knight on g1 does not move to g4": the refusal for a target the piece cannot reach.
 pub fn cannot_reach<G: Game>(g: &G, pieces: &[PieceInfo], from: Cell, to: Cell) -> String {
     format!(

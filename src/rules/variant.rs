@@ -70,7 +70,7 @@ pub struct VariantInfo {
 }
 
 /// A piece kind as players know it.
-#[derive(Debug)]
+#[derive(Clone, Copy, Debug)]
 pub struct PieceInfo {
     /// Its letter in FEN and notation (upper case).
     pub letter: char,
@@ -81,4 +81,21 @@ pub struct PieceInfo {
 /// Shorthand for the piece tables of the variants' [`VariantInfo`]s.
 pub const fn piece(letter: char, name: &'static str) -> PieceInfo {
     PieceInfo { letter, name }
+}
+
+/// The six FIDE pieces, in the kind order of the variants built on them (chess, Pole Chess,
+/// Podionic, Future Generation), which number any further pieces after these.
+pub const FIDE_PIECES: [PieceInfo; 6] = [
+    piece('P', "Pawn"),
+    piece('N', "Knight"),
+    piece('B', "Bishop"),
+    piece('R', "Rook"),
+    piece('Q', "Queen"),
+    piece('K', "King"),
+];
+
+/// The FIDE pieces and one more (kind 6).
+pub const fn fide_pieces_and(extra: PieceInfo) -> [PieceInfo; 7] {
+    let f = FIDE_PIECES;
+    [f[0], f[1], f[2], f[3], f[4], f[5], extra]
 }

@@ -6,7 +6,7 @@ use super::info::{CHESS, POLE};
 use super::position::{ChessPosition, NO_EP};
 use super::tables::{Bb, TABLES, bishop_attacks, kind, rook_attacks};
 use crate::rules::bitset::Cell;
-use crate::rules::game::{Game, basic_refusal, cannot_reach};
+use crate::rules::game::{Game, basic_refusal, cannot_reach, king_left_in_check};
 use crate::rules::piece::Colour;
 
 impl ChessPosition {
@@ -83,17 +83,7 @@ impl ChessPosition {
         if !self.pseudo_targets(from).contains(to) {
             return cannot_reach(self, pieces, from, to);
         }
-        if piece.kind() == kind::KING {
-            format!("the King would be in check on {}", self.cell_name(to))
-        } else if self.in_check() {
-            "your King is in check, and this move does not get it out".into()
-        } else {
-            format!(
-                "moving the {} from {} would leave your King in check",
-                pieces[piece.kind() as usize].name.to_lowercase(),
-                self.cell_name(from)
-            )
-        }
+        king_left_in_check(self, pieces, kind::KING, from, to)
     }
 
     fn explain_drop(&self, to: Cell) -> String {

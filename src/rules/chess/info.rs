@@ -1,7 +1,7 @@
 //! What the variant declares about itself beside its rules (see [`VariantInfo`]).
 
 use super::fen::{POLE_START_FEN, START_FEN};
-use crate::rules::variant::{Variant, VariantInfo, piece};
+use crate::rules::variant::{FIDE_PIECES, Variant, VariantInfo, fide_pieces_and, piece};
 
 /// FIDE chess.
 pub const CHESS: VariantInfo = VariantInfo {
@@ -19,14 +19,7 @@ pub const CHESS: VariantInfo = VariantInfo {
         "8/8/4k3/3p4/3P4/4K3/8/8 w - - 0 1",
     ],
     bench_depth: 11,
-    pieces: &[
-        piece('P', "Pawn"),
-        piece('N', "Knight"),
-        piece('B', "Bishop"),
-        piece('R', "Rook"),
-        piece('Q', "Queen"),
-        piece('K', "King"),
-    ],
+    pieces: &FIDE_PIECES,
     levels_note: "",
 };
 
@@ -42,14 +35,6 @@ pub const POLE: VariantInfo = VariantInfo {
         "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP2BPPP/R2QKB1R[Oo+] w KQ - 2 8",
     ],
     bench_depth: 11,
-    pieces: &[
-        piece('P', "Pawn"),
-        piece('N', "Knight"),
-        piece('B', "Bishop"),
-        piece('R', "Rook"),
-        piece('Q', "Queen"),
-        piece('K', "King"),
-        piece('O', "Pole"),
-    ],
+    pieces: &fide_pieces_and(piece('O', "Pole")),
     levels_note: "",
 };

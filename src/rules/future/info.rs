@@ -1,7 +1,7 @@
 //! What the variant declares about itself beside its rules (see [`VariantInfo`]).
 
 use super::fen::START_FEN;
-use crate::rules::variant::{Variant, VariantInfo, piece};
+use crate::rules::variant::{Variant, VariantInfo, fide_pieces_and, piece};
 
 /// Chess – The Future Generation.
 pub const INFO: VariantInfo = VariantInfo {
@@ -14,14 +14,6 @@ pub const INFO: VariantInfo = VariantInfo {
         "bR3bK3/7bP/8/4wQ3/8/8/8/4wK3|8/1gQ6/8/8/8/8/8/8|8/8/8/8/8/8/8/8|8/8/8/8/sK6gK/sB7/8/8 w - - g - 0 1",
     ],
     bench_depth: 7,
-    pieces: &[
-        piece('P', "Pawn"),
-        piece('N', "Knight"),
-        piece('B', "Bishop"),
-        piece('R', "Rook"),
-        piece('Q', "Queen"),
-        piece('K', "King"),
-        piece('C', "Crowned Knight"),
-    ],
+    pieces: &fide_pieces_and(piece('C', "Crowned Knight")),
     levels_note: "Level A is the top (White and Black start there), D the bottom (Gold and Silver)",
 };

@@ -3,7 +3,7 @@
 use super::info::INFO;
 use super::position::PodionicPosition;
 use crate::rules::bitset::Cell;
-use crate::rules::game::{Game, basic_refusal, cannot_reach, kind_name};
+use crate::rules::game::{basic_refusal, cannot_reach, king_left_in_check};
 use crate::rules::piece::Colour;
 
 impl PodionicPosition {
@@ -24,17 +24,7 @@ impl PodionicPosition {
         if !pseudo.contains(to) {
             return cannot_reach(self, INFO.pieces, from, to);
         }
-        if piece.kind() == super::tables::kind::KING {
-            format!("the King would be in check on {}", self.cell_name(to))
-        } else if self.in_check() {
-            "your King is in check, and this move does not get it out".into()
-        } else {
-            format!(
-                "moving the {} from {} would leave your King in check",
-                kind_name(INFO.pieces, piece.kind()),
-                self.cell_name(from)
-            )
-        }
+        king_left_in_check(self, INFO.pieces, super::tables::kind::KING, from, to)
     }
 
     /// The side to move's King, when in check.

@@ -1,7 +1,7 @@
 //! What the variant declares about itself beside its rules (see [`VariantInfo`]).
 
 use super::fen::START_FEN;
-use crate::rules::variant::{Variant, VariantInfo, piece};
+use crate::rules::variant::{FIDE_PIECES, Variant, VariantInfo};
 
 /// Podionic Chess.
 pub const INFO: VariantInfo = VariantInfo {
@@ -14,13 +14,6 @@ pub const INFO: VariantInfo = VariantInfo {
         "bp2/kp2/np2/2pp|brr1/1q1p/npp1/4|4/NP2/1RP1/B1RP|2PP/3P/1PN1/BK1P w 0 13",
     ],
     bench_depth: 10,
-    pieces: &[
-        piece('P', "Pawn"),
-        piece('N', "Knight"),
-        piece('B', "Bishop"),
-        piece('R', "Rook"),
-        piece('Q', "Queen"),
-        piece('K', "King"),
-    ],
+    pieces: &FIDE_PIECES,
     levels_note: "Level A is the top, D the bottom; each overlaps two others, and a square shared by levels is marked",
 };

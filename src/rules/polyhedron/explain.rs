@@ -4,7 +4,7 @@ use super::info::INFO;
 use super::position::PolyhedronPosition;
 use super::tables::{Bb, kind};
 use crate::rules::bitset::Cell;
-use crate::rules::game::{Game, basic_refusal, cannot_reach, kind_name};
+use crate::rules::game::{basic_refusal, cannot_reach, king_left_in_check};
 
 impl PolyhedronPosition {
     /// The cells the piece on `from` could move to if its own King's safety did not matter.
@@ -60,16 +60,6 @@ impl PolyhedronPosition {
                 us.name()
             );
         }
-        if piece.kind() == kind::KING {
-            format!("the King would be in check on {}", self.cell_name(to))
-        } else if self.in_check() {
-            "your King is in check, and this move does not get it out".into()
-        } else {
-            format!(
-                "moving the {} from {} would leave your King in check",
-                kind_name(INFO.pieces, piece.kind()),
-                self.cell_name(from)
-            )
-        }
+        king_left_in_check(self, INFO.pieces, kind::KING, from, to)
     }
 }
