@@ -482,3 +482,111 @@ fn hash_and_threads_the_system_refuses_are_errors_not_crashes() {
     assert!(g.parse_move(best[0]).is_ok(), "bestmove {best:?}");
     assert_eq!(lines.last().map(String::as_str), Some("readyok"));
 }
+
+/// The strength options: declared by `uci`, accepted in range, refused outside it (one
+/// error line each, the value kept), and a weakened engine plays legal moves quickly.
+#[test]
+fn strength_options_are_declared_accepted_and_range_checked() {
+    let (lines, status) = session("uci\nquit\n");
+    assert!(status.success());
+    let declared = |name: &str| {
+        lines
+            .iter()
+            .find(|l| l.starts_with(&format!("option name {name} type")))
+            .cloned()
+            .unwrap_or_else(|| panic!("{name} is not declared: {lines:?}"))
+    };
+    assert_eq!(
+        declared("Skill Level"),
+        "option name Skill Level type spin default 20 min 0 max 20"
+    );
+    assert_eq!(
+        declared("UCI_LimitStrength"),
+        "option name UCI_LimitStrength type check default false"
+    );
+    let elo = declared("UCI_Elo");
+    let num = |key: &str| -> i64 {
+        let words: Vec<&str> = elo.split_whitespace().collect();
+        let i = words.iter().position(|w| *w == key).unwrap();
+        words[i + 1].parse().unwrap()
+    };
+    let (min, max) = (num("min"), num("max"));
+    assert!(min < max && min <= num("default") && num("default") <= max);
+    declared("Seed");
+
+    let input = format!(
+        "setoption name Skill Level value 21\n\
+         setoption name Skill Level value -1\n\
+         setoption name UCI_Elo value {}\n\
+         setoption name UCI_Elo value {}\n\
+         setoption name UCI_LimitStrength value maybe\n\
+         setoption name Skill Level value 3\n\
+         setoption name UCI_Elo value {min}\n\
+         setoption name UCI_LimitStrength value true\n\
+         setoption name Seed value 7\n\
+         position startpos moves e2e4\n\
+         go wtime 600000 btime 600000\n#wait\n\
+         quit\n",
+        min - 1,
+        max + 1
+    );
+    let (lines, status) = session(&input);
+    assert!(status.success());
+    let errs = errors(&lines);
+    assert_eq!(errs.len(), 5, "{errs:?}");
+    assert!(
+        errs[..4].iter().all(|e| e.contains("out of range")),
+        "{errs:?}"
+    );
+    // The weakest level answers at once, at a time control of ten minutes: its last
+    // iteration is shallow and small.
+    let best = bestmove(&lines);
+    assert_eq!(best.len(), 1);
+    let last_info = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .expect("an info line");
+    let nodes: u64 = last_info
+        .split_whitespace()
+        .skip_while(|w| *w != "nodes")
+        .nth(1)
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(nodes < 5_000, "{last_info}");
+}
+
+/// With a `Seed`, a weakened engine plays the same game again after `ucinewgame`; with
+/// another seed, its choices differ somewhere over a few positions.
+#[test]
+fn a_seed_makes_weak_play_reproducible() {
+    let script = |seed: u64| {
+        let mut s = format!(
+            "setoption name Skill Level value 2\nsetoption name Seed value {seed}\nucinewgame\n"
+        );
+        for moves in [
+            "",
+            "e2e4",
+            "d2d4",
+            "g1f3",
+            "c2c4",
+            "e2e4 e7e5",
+            "d2d4 d7d5 c2c4",
+        ] {
+            s.push_str(&format!(
+                "position startpos moves {moves}\ngo depth 3\n#wait\n"
+            ));
+        }
+        s.push_str("quit\n");
+        let (lines, status) = session(&s);
+        assert!(status.success());
+        bestmove(&lines)
+            .into_iter()
+            .map(str::to_string)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(script(5), script(5));
+    let others: Vec<_> = (6..10).map(script).collect();
+    assert!(others.iter().any(|o| *o != script(5)), "{others:?}");
+}

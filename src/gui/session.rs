@@ -181,6 +181,7 @@ impl Session {
                 if let Some(g) = &self.game
                     && g.thinking == Some(id)
                     && let Some(r) = EngineReport::from_info(&line, g.referee.to_move().0)
+                    && r.multipv.unwrap_or(1) == 1
                 {
                     self.outbox.push(ServerMessage::Engine(r));
                 }

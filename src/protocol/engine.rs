@@ -16,6 +16,7 @@ use std::time::Instant;
 use super::command::{Command, GoParams, StartPos, truncate};
 use super::options::{DEFAULT_HASH, OptionDecl, OptionValue, declarations};
 use super::output::Output;
+use super::strength::Strength;
 use crate::eval::{Breakdown, Evaluate};
 use crate::rules::perft::{Divide, divide};
 use crate::rules::{AnyGame, Game, Variant};
@@ -80,6 +81,8 @@ pub struct Engine {
     game: AnyGame,
     options: Vec<OptionDecl>,
     settings: Settings,
+    /// The strength options and the game's random generator.
+    strength: Strength,
     shared: Arc<Shared>,
     /// The size of `shared`'s transposition table in MiB.
     hash_mib: usize,
@@ -105,6 +108,7 @@ impl Engine {
             game: AnyGame::startpos(Variant::Chess),
             options: declarations(),
             settings: Settings::default(),
+            strength: Strength::default(),
             shared: Arc::new(Shared::new(DEFAULT_HASH as usize)),
             hash_mib: DEFAULT_HASH as usize,
             pool: thread_pool(1),
@@ -199,6 +203,7 @@ impl Engine {
             Command::UciNewGame => {
                 self.finish_job();
                 self.shared.tt.clear();
+                self.strength.new_game();
             }
             Command::SetOption { name, value } => {
                 self.finish_job();
@@ -279,6 +284,10 @@ impl Engine {
             ("MultiPV", OptionValue::Int(n)) => self.settings.multipv = n as usize,
             ("Move Overhead", OptionValue::Int(n)) => self.settings.move_overhead = n as u64,
             ("Ponder", _) => {}
+            ("Skill Level", OptionValue::Int(n)) => self.strength.set_skill_level(n),
+            ("UCI_LimitStrength", OptionValue::Bool(b)) => self.strength.set_limit_strength(b),
+            ("UCI_Elo", OptionValue::Int(n)) => self.strength.set_elo(n),
+            ("Seed", OptionValue::Int(n)) => self.strength.set_seed(n as u64),
             ("Debug Log File", OptionValue::Text(path)) => {
                 if let Err(e) = crate::logging::set_file(Some(&path)) {
                     self.error(&e);
@@ -420,13 +429,17 @@ impl Engine {
             infinite: params.infinite,
             ponder: params.ponder,
             searchmoves,
+            min_depth: 0,
         };
         tracing::info!(fen = %self.game.fen(), ?limits, "go");
         self.shared.pondering.store(limits.ponder, Relaxed);
         let game = self.game.clone();
         let shared = self.shared.clone();
         let pool = self.pool.clone();
-        let settings = self.settings;
+        let settings = Settings {
+            skill: self.strength.next_search(self.variant),
+            ..self.settings
+        };
         let out = self.out.clone();
         self.spawn_job("strata-search", true, move || {
                 let reporter = UciReporter(out.clone());

@@ -5,6 +5,7 @@ pub mod command;
 pub mod engine;
 pub mod options;
 pub mod output;
+pub mod strength;
 
 use std::io::BufRead;
 use std::sync::Arc;

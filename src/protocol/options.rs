@@ -2,6 +2,8 @@
 
 use super::command::truncate;
 use crate::rules::Variant;
+use crate::search::elo;
+use crate::search::skill::FULL_LEVEL;
 
 /// The type and range of an option.
 #[derive(Clone, Debug)]
@@ -177,6 +179,13 @@ pub fn declarations() -> Vec<OptionDecl> {
             name: "Ponder",
             kind: OptionType::Check { default: false },
         },
+        spin("Skill Level", FULL_LEVEL as i64, 0, FULL_LEVEL as i64),
+        OptionDecl {
+            name: "UCI_LimitStrength",
+            kind: OptionType::Check { default: false },
+        },
+        spin("UCI_Elo", elo::DEFAULT_ELO, elo::MIN_ELO, elo::MAX_ELO),
+        spin("Seed", 0, 0, i64::from(u32::MAX)),
         OptionDecl {
             name: "Debug Log File",
             kind: OptionType::Text {

@@ -12,10 +12,12 @@
 
 mod alphabeta;
 pub mod bench;
+pub mod elo;
 mod ordering;
 pub mod params;
 mod quiescence;
 mod root;
+pub mod skill;
 pub mod time;
 pub mod tt;
 mod worker;
@@ -26,6 +28,7 @@ use std::time::{Duration, Instant};
 
 use crate::eval::Evaluate;
 use crate::rules::{Game, GameEnd, Move, MoveList};
+use skill::{Candidate, Skill};
 use tt::{Bound, TranspositionTable};
 use worker::Worker;
 
@@ -85,6 +88,8 @@ pub struct Limits {
     pub ponder: bool,
     /// Only these root moves (empty = all).
     pub searchmoves: Vec<Move>,
+    /// The node limit applies only once this depth is completed.
+    pub min_depth: i32,
 }
 
 /// The default `Move Overhead` in ms.
@@ -103,6 +108,8 @@ pub struct Settings {
     pub multipv: usize,
     /// Time kept in reserve per move for communication delays (ms).
     pub move_overhead: u64,
+    /// A handicap (`Skill Level`, `UCI_Elo`), or none at full strength.
+    pub skill: Option<Skill>,
 }
 
 impl Default for Settings {
@@ -111,7 +118,24 @@ impl Default for Settings {
             threads: 1,
             multipv: 1,
             move_overhead: DEFAULT_MOVE_OVERHEAD_MS,
+            skill: None,
         }
+    }
+}
+
+impl Settings {
+    /// The limits and settings of a search under this handicap: at most the level's nodes
+    /// (once [`skill::MIN_DEPTH`] is completed), and [`skill::CANDIDATES`] lines at least.
+    fn handicapped(&self, limits: &Limits) -> (Limits, Settings) {
+        let mut limits = limits.clone();
+        let mut settings = *self;
+        if let Some(skill) = self.skill {
+            let cap = skill.node_limit();
+            limits.nodes = Some(limits.nodes.map_or(cap, |n| n.min(cap)));
+            limits.min_depth = skill::MIN_DEPTH;
+            settings.multipv = settings.multipv.max(skill::CANDIDATES);
+        }
+        (limits, settings)
     }
 }
 
@@ -166,6 +190,20 @@ pub struct Outcome {
     pub nodes: u64,
     /// The principal variation.
     pub pv: Vec<Move>,
+    /// The best root moves of the last completed depth, best first (as many as MultiPV).
+    pub candidates: Vec<Candidate>,
+}
+
+impl Outcome {
+    /// Plays candidate `i` instead of the best move.
+    fn take_candidate(&mut self, i: usize) {
+        if let Some(c) = self.candidates.get(i) {
+            self.best = Some(c.mv);
+            self.ponder = c.pv.get(1).copied();
+            self.score = c.score;
+            self.pv = c.pv.clone();
+        }
+    }
 }
 
 /// State shared by all search threads, and kept between searches.
@@ -282,6 +320,7 @@ pub fn search<G: Evaluate>(
     shared.done.store(false, Relaxed);
     shared.completed.store(0, Relaxed);
     shared.tt.new_search();
+    let (limits, settings) = &settings.handicapped(limits);
     let budget = time::budget(&limits.clock, settings.move_overhead);
     let moves = root_moves(root, limits);
     let outcome = if moves.is_empty() {
@@ -335,6 +374,10 @@ pub fn search<G: Evaluate>(
         std::thread::sleep(Duration::from_millis(1));
     }
     let mut outcome = outcome;
+    if let Some(skill) = settings.skill {
+        let scores: Vec<i32> = outcome.candidates.iter().map(|c| c.score).collect();
+        outcome.take_candidate(skill.choose(&scores));
+    }
     outcome.nodes = shared.nodes();
     outcome
 }

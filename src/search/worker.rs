@@ -9,6 +9,7 @@ use super::params::{
     ASPIRATION_DELTA, ASPIRATION_MIN_DEPTH, EVAL_MATE_MARGIN, NEXT_ITERATION_SHARE,
     POLL_MASK_HELPER, POLL_MASK_MAIN, REPORT_BOUNDS_AFTER_MS,
 };
+use super::skill::Candidate;
 use super::time::Budget;
 use super::tt::Bound;
 use super::{
@@ -117,6 +118,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             }
             if let Some(n) = self.limits.nodes
                 && self.shared.nodes() >= n
+                && self.shared.completed.load(Relaxed) >= self.limits.min_depth
             {
                 self.shared.done.store(true, Relaxed);
             }
@@ -187,6 +189,14 @@ impl<'a, G: Evaluate> Worker<'a, G> {
                 break;
             }
             done = self.outcome_at(0, depth);
+            done.candidates = self.root_moves[..multipv]
+                .iter()
+                .map(|r| Candidate {
+                    mv: r.mv,
+                    score: r.score,
+                    pv: r.pv.clone(),
+                })
+                .collect();
             for rm in &mut self.root_moves {
                 rm.prev_score = rm.score;
             }
@@ -264,6 +274,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             depth,
             nodes: 0,
             pv: rm.pv.clone(),
+            candidates: Vec::new(),
         }
     }
 
@@ -276,7 +287,9 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         let better = partial.score > -INFINITE
             && (done.depth == 0 || (partial.bound == Bound::Exact && partial.score > done.score));
         if better {
+            let candidates = std::mem::take(&mut done.candidates);
             *done = self.outcome_at(0, done.depth);
+            done.candidates = candidates;
         }
     }
 
