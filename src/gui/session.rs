@@ -264,7 +264,8 @@ impl Session {
         let engine_name = self
             .engine_view
             .as_ref()
-            .map_or("engine".to_string(), |e| e.name.clone());
+            .map_or("engine".to_string(), |e| e.name.clone())
+            + &strength_label(&options, self.engine_view.as_ref().map(|e| &e.options[..]));
         self.games += 1;
         let mut g = GameState {
             id: self.games,
@@ -732,6 +733,35 @@ fn limits_for(
 }
 
 /// The default value in an option's declaration (`spin default 20 min 0 max 20`).
+/// How the engine's seat names its strength: " (Elo N)" with `UCI_LimitStrength`, " (level
+/// N)" with a `Skill Level` other than the declared default, nothing at full strength.
+fn strength_label(
+    options: &[(String, Option<String>)],
+    declared: Option<&[(String, String)]>,
+) -> String {
+    let value = |name: &str| {
+        options
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .and_then(|(_, v)| v.as_deref())
+    };
+    if value("UCI_LimitStrength").is_some_and(|v| v.eq_ignore_ascii_case("true"))
+        && let Some(elo) = value("UCI_Elo")
+    {
+        return format!(" (Elo {elo})");
+    }
+    let default = declared
+        .and_then(|d| {
+            d.iter()
+                .find(|(n, _)| n.eq_ignore_ascii_case("Skill Level"))
+        })
+        .and_then(|(_, d)| declared_default(d));
+    match value("Skill Level") {
+        Some(level) if Some(level) != default.as_deref() => format!(" (level {level})"),
+        _ => String::new(),
+    }
+}
+
 fn declared_default(declaration: &str) -> Option<String> {
     let t: Vec<&str> = declaration.split_whitespace().collect();
     let i = t.iter().position(|&w| w == "default")?;
