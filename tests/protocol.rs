@@ -590,3 +590,31 @@ fn a_seed_makes_weak_play_reproducible() {
     let others: Vec<_> = (6..10).map(script).collect();
     assert!(others.iter().any(|o| *o != script(5)), "{others:?}");
 }
+
+#[test]
+fn middle_levels_never_allow_a_mate_in_one() {
+    // White to move; ...Re1 mates unless White makes luft, guards e1 (Nc2) or steps to f1.
+    // Eight moves are safe, four allow the mate: from the middle levels up, whatever the
+    // random draw, the engine never plays one of the four.
+    let unsafe_moves = ["a3b5", "a3c4", "a3b1", "g1h1"];
+    let mut script = String::new();
+    for level in [7, 10, 13, 19] {
+        for seed in 1..=12 {
+            script.push_str(&format!(
+                "setoption name Skill Level value {level}\nsetoption name Seed value {seed}\n\
+                 position fen 4r1k1/5ppp/8/8/8/N7/5PPP/6K1 w - - 0 1\ngo wtime 60000 btime 60000\n#wait\n"
+            ));
+        }
+    }
+    script.push_str("quit\n");
+    let (lines, status) = session(&script);
+    assert!(status.success());
+    let moves = bestmove(&lines);
+    assert_eq!(moves.len(), 48, "{lines:?}");
+    assert!(moves.iter().all(|m| !unsafe_moves.contains(m)), "{moves:?}");
+    // The choice varies with the draw: more than one safe move is played.
+    let mut distinct = moves.clone();
+    distinct.sort();
+    distinct.dedup();
+    assert!(distinct.len() > 1, "{moves:?}");
+}

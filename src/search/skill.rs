@@ -6,9 +6,12 @@
 //!
 //! - it looks less far ahead: its search stops after a number of nodes that halves every
 //!   [`LEVELS_PER_HALVING`] levels below 20 (from [`TOP_NODES`] at level 19 to about 550 at
-//!   level 0), whatever the clock allows, so it answers quickly at any time control; but it
-//!   always completes [`MIN_DEPTH`] plies, so that it sees a mate in one (or a King capture)
-//!   coming;
+//!   level 0), whatever the clock allows, so it answers quickly at any time control; but from
+//!   level [`SAFE_LEVEL`] up it always completes [`MIN_DEPTH`] plies, so that it sees a mate
+//!   in one (or a King capture) coming. Below, one ply is enough: in the 3D variants, where
+//!   two plies take more nodes than the weakest levels' limits, this is what makes those
+//!   levels weaker than the middle ones (without it levels 0 to 10 of `future-generation`
+//!   measured within 100 Elo of each other);
 //! - it weighs the best few root moves ([`CANDIDATES`]) loosely: each candidate's appeal is
 //!   its score pulled towards the best score by a share that grows as the level falls, plus a
 //!   random amount of at most about a pawn, and the most appealing is played. A move much
@@ -25,8 +28,10 @@ use crate::rules::Move;
 pub const FULL_LEVEL: f64 = 20.0;
 /// The root moves a weakened search scores (its MultiPV at least).
 pub const CANDIDATES: usize = 4;
-/// A weakened search always completes this many plies.
+/// A weakened search from [`SAFE_LEVEL`] up always completes this many plies ...
 pub const MIN_DEPTH: i32 = 2;
+/// ... and below it, one.
+pub const SAFE_LEVEL: f64 = 7.0;
 /// The node limit of level 19 ...
 pub const TOP_NODES: f64 = 400_000.0;
 /// ... which halves every this many levels below.
@@ -57,6 +62,15 @@ impl Skill {
     pub fn node_limit(&self) -> u64 {
         let halvings = (FULL_LEVEL - 1.0 - self.level) / LEVELS_PER_HALVING;
         (TOP_NODES / 2f64.powf(halvings)).round().max(1.0) as u64
+    }
+
+    /// The plies a search at this level always completes, whatever its node limit.
+    pub fn min_depth(&self) -> i32 {
+        if self.level >= SAFE_LEVEL {
+            MIN_DEPTH
+        } else {
+            1
+        }
     }
 
     /// How loosely candidates are weighed, out of 128: 120 at level 0, 82 at level 19 (a
