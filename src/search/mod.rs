@@ -125,7 +125,7 @@ impl Default for Settings {
 
 impl Settings {
     /// The limits and settings of a search under this handicap: at most the level's nodes
-    /// (once [`Skill::min_depth`] plies are completed), and [`skill::CANDIDATES`] lines at least.
+    /// (once [`Skill::min_depth`] plies are completed), and [`Skill::candidates`] lines at least.
     fn handicapped(&self, limits: &Limits) -> (Limits, Settings) {
         let mut limits = limits.clone();
         let mut settings = *self;
@@ -133,7 +133,7 @@ impl Settings {
             let cap = skill.node_limit();
             limits.nodes = Some(limits.nodes.map_or(cap, |n| n.min(cap)));
             limits.min_depth = skill.min_depth();
-            settings.multipv = settings.multipv.max(skill::CANDIDATES);
+            settings.multipv = settings.multipv.max(skill.candidates());
         }
         (limits, settings)
     }

@@ -12,7 +12,8 @@
 //!   two plies take more nodes than the weakest levels' limits, this is what makes those
 //!   levels weaker than the middle ones (without it levels 0 to 10 of `future-generation`
 //!   measured within 100 Elo of each other);
-//! - it weighs the best few root moves ([`CANDIDATES`]) loosely: each candidate's appeal is
+//! - it weighs the best few root moves ([`CANDIDATES`], and more below [`SAFE_LEVEL`]: up to
+//!   [`MAX_CANDIDATES`] at level 0) loosely: each candidate's appeal is
 //!   its score pulled towards the best score by a share that grows as the level falls, plus a
 //!   random amount of at most about a pawn, and the most appealing is played. A move much
 //!   worse than the best (a lost piece, a mate against it) keeps a low appeal and is not
@@ -28,6 +29,8 @@ use crate::rules::Move;
 pub const FULL_LEVEL: f64 = 20.0;
 /// The root moves a weakened search scores (its MultiPV at least).
 pub const CANDIDATES: usize = 4;
+/// The root moves level 0 scores: a beginner considers more moves as equally good.
+pub const MAX_CANDIDATES: usize = 12;
 /// A weakened search from [`SAFE_LEVEL`] up always completes this many plies ...
 pub const MIN_DEPTH: i32 = 2;
 /// ... and below it, one.
@@ -71,6 +74,13 @@ impl Skill {
         } else {
             1
         }
+    }
+
+    /// The root moves this level scores and chooses among: [`CANDIDATES`] from
+    /// [`SAFE_LEVEL`] up, rising to [`MAX_CANDIDATES`] at level 0.
+    pub fn candidates(&self) -> usize {
+        let below = ((SAFE_LEVEL - self.level) / SAFE_LEVEL).clamp(0.0, 1.0);
+        CANDIDATES + (below * (MAX_CANDIDATES - CANDIDATES) as f64).round() as usize
     }
 
     /// How loosely candidates are weighed, out of 128: 120 at level 0, 82 at level 19 (a
@@ -134,6 +144,12 @@ mod tests {
         assert_eq!(n(0.0), 552);
         assert!(n(10.5) > n(10.0));
         assert!(Skill::at(20.0).is_none());
+        let c = |l: f64| Skill::at(l).unwrap().candidates();
+        assert_eq!(
+            (c(0.0), c(7.0), c(19.0)),
+            (MAX_CANDIDATES, CANDIDATES, CANDIDATES)
+        );
+        assert!(c(3.0) > CANDIDATES && c(3.0) < MAX_CANDIDATES);
     }
 
     #[test]
