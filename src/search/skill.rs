@@ -68,8 +68,13 @@ impl Skill {
     }
 
     /// The plies a search at this level always completes, whatever its node limit.
+    /// Between `SAFE_LEVEL - 1` and `SAFE_LEVEL` the two plies are required in that share of
+    /// the searches (drawn from `random`), so that fractional levels there play between
+    /// the two.
     pub fn min_depth(&self) -> i32 {
-        if self.level >= SAFE_LEVEL {
+        let share = self.level - (SAFE_LEVEL - 1.0);
+        let draw = (splitmix(self.random ^ 0x5AFE) % 1024) as f64 / 1024.0;
+        if share >= 1.0 || draw < share {
             MIN_DEPTH
         } else {
             1
@@ -150,6 +155,25 @@ mod tests {
             (MAX_CANDIDATES, CANDIDATES, CANDIDATES)
         );
         assert!(c(3.0) > CANDIDATES && c(3.0) < MAX_CANDIDATES);
+    }
+
+    #[test]
+    fn between_levels_6_and_7_the_two_ply_minimum_is_drawn() {
+        let twice = |level: f64| {
+            (0..1000u64)
+                .filter(|&r| {
+                    let s = Skill {
+                        level,
+                        random: r.wrapping_mul(0x9E37_79B9_7F4A_7C15),
+                    };
+                    s.min_depth() == MIN_DEPTH
+                })
+                .count()
+        };
+        assert_eq!(twice(6.0), 0);
+        assert_eq!(twice(7.0), 1000);
+        assert_eq!(twice(12.0), 1000);
+        assert!((350..650).contains(&twice(6.5)), "{}", twice(6.5));
     }
 
     #[test]
