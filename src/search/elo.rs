@@ -10,22 +10,78 @@
 
 use crate::rules::Variant;
 
-/// The lowest `UCI_Elo`.
-pub const MIN_ELO: i64 = 500;
-/// The highest `UCI_Elo`.
-pub const MAX_ELO: i64 = 2500;
+/// The lowest `UCI_Elo`: level 0 in chess.
+pub const MIN_ELO: i64 = 400;
+/// The highest `UCI_Elo`: full strength in chess (at 10 s + 0.1 s a move).
+pub const MAX_ELO: i64 = 2075;
 /// The default `UCI_Elo` (used only with `UCI_LimitStrength true`).
 pub const DEFAULT_ELO: i64 = 1500;
 
 /// (level, Elo) points of a variant's ladder, levels and Elo both increasing.
 type Ladder = &'static [(f64, f64)];
 
-const CHESS: Ladder = &[(0.0, 500.0), (19.0, 2500.0)];
-const POLE: Ladder = CHESS;
-const POLYHEDRON: Ladder = CHESS;
-const PODIONIC: Ladder = CHESS;
-const PENTAPLANE: Ladder = CHESS;
-const FUTURE_GENERATION: Ladder = CHESS;
+// The ladders as measured (README, "Strength levels"; scripts/calibrate_strength.py).
+//
+// Chess: the levels that score 50% against Stockfish 15.1 at UCI_Elo 1450 and 1700 (each
+// between two measured levels) and 1900 (levels 13 and 15 both scored below 50%: the line
+// through them, 200 games at level 15), full strength (level 20) at 2075 (strata against
+// Stockfish 2000 and 2200 at 10+0.1), and below 1450 the self-play steps 0-3-5-7 counted
+// down from level 7 (1622, between the 1450 and 1700 points).
+const CHESS: Ladder = &[
+    (0.0, 410.0),
+    (3.0, 773.0),
+    (5.0, 1209.0),
+    (6.11, 1450.0),
+    (7.40, 1700.0),
+    (16.06, 1900.0),
+    (20.0, 2075.0),
+];
+// The other variants: self-play steps between levels, anchored by giving level 10 its chess
+// Elo (1768); above a ladder's top the engine plays at full strength.
+const POLE: Ladder = &[
+    (0.0, 467.0),
+    (3.0, 775.0),
+    (4.0, 914.0),
+    (5.0, 1100.0),
+    (6.0, 1291.0),
+    (7.0, 1414.0),
+    (10.0, 1768.0),
+    (15.0, 2246.0),
+    (19.0, 2612.0),
+];
+const POLYHEDRON: Ladder = &[
+    (0.0, 641.0),
+    (3.0, 871.0),
+    (5.0, 963.0),
+    (7.0, 1761.0),
+    (10.0, 1768.0),
+    (15.0, 1857.0),
+];
+const PODIONIC: Ladder = &[
+    (0.0, 582.0),
+    (3.0, 834.0),
+    (5.0, 1247.0),
+    (7.0, 1516.0),
+    (10.0, 1768.0),
+    (15.0, 2299.0),
+    (19.0, 2662.0),
+];
+const PENTAPLANE: Ladder = &[
+    (0.0, 721.0),
+    (3.0, 984.0),
+    (5.0, 1272.0),
+    (7.0, 1595.0),
+    (10.0, 1768.0),
+    (15.0, 2058.0),
+];
+const FUTURE_GENERATION: Ladder = &[
+    (0.0, 1641.0),
+    (3.0, 1676.0),
+    (7.0, 1690.0),
+    (10.0, 1768.0),
+    (15.0, 2372.0),
+    (19.0, 2548.0),
+];
 
 fn ladder(variant: Variant) -> Ladder {
     match variant {
