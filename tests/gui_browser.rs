@@ -657,15 +657,7 @@ async fn a_game_through_the_pages_controls() {
     assert_eq!(seats, ["seat0", "seat1"]);
     // The engine's strength: full, or a level by name and Elo from the UCI_Elo range strata
     // declares, the weakest first.
-    let levels = b
-        .run("return [...document.querySelectorAll('#ng-strength-select option')].map(o => o.textContent);")
-        .await;
-    let levels: Vec<&str> = levels
-        .as_array()
-        .expect("the strength levels")
-        .iter()
-        .filter_map(|v| v.as_str())
-        .collect();
+    let levels = b.texts("#ng-strength-select option").await;
     assert_eq!(levels[0], "Full strength");
     let weakest = format!("(Elo {})", strata::search::elo::MIN_ELO);
     assert!(levels[1].ends_with(&weakest), "{levels:?}");
@@ -674,8 +666,12 @@ async fn a_game_through_the_pages_controls() {
         let at = l.rfind("Elo ").expect("an Elo in every level") + 4;
         l[at..l.len() - 1].parse().expect("a number")
     };
-    assert!(levels[1..].windows(2).all(|w| elo_of(w[0]) < elo_of(w[1])));
-    assert!(elo_of(levels[levels.len() - 1]) <= strata::search::elo::MAX_ELO);
+    assert!(
+        levels[1..]
+            .windows(2)
+            .all(|w| elo_of(&w[0]) < elo_of(&w[1]))
+    );
+    assert!(elo_of(&levels[levels.len() - 1]) <= strata::search::elo::MAX_ELO);
     b.wait("#ng-strength-select")
         .await
         .select_by_value("0")
@@ -684,15 +680,7 @@ async fn a_game_through_the_pages_controls() {
     b.click("#ng-start").await;
     my_turn(&b).await;
     // The engine's seat says its level.
-    let names = b
-        .run("return [...document.querySelectorAll('.clock-name')].map(e => e.textContent);")
-        .await;
-    let names: Vec<&str> = names
-        .as_array()
-        .expect("the players")
-        .iter()
-        .filter_map(|v| v.as_str())
-        .collect();
+    let names = b.texts(".clock-name").await;
     assert!(names[1].ends_with(&weakest), "{names:?}");
     assert!(!names[0].contains("Elo"), "{names:?}");
     let clocks = b.attrs(".clock-time", "data-colour").await;

@@ -292,6 +292,19 @@ impl Browser {
         }
     }
 
+    /// The text of every element `css`, in document order.
+    pub async fn texts(&self, css: &str) -> Vec<String> {
+        let v = self
+            .client
+            .execute(
+                "return [...document.querySelectorAll(arguments[0])].map(e => e.textContent);",
+                vec![serde_json::json!(css)],
+            )
+            .await
+            .expect("script");
+        serde_json::from_value(v).expect("a list of strings")
+    }
+
     /// The text of the element `css`.
     pub async fn text(&self, css: &str) -> String {
         match self.client.find(Locator::Css(css)).await {
