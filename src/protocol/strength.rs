@@ -75,7 +75,7 @@ impl Strength {
     /// The handicap of the next search in `variant`, with its random draw; `None` at full
     /// strength.
     pub fn next_search(&mut self, variant: Variant) -> Option<Skill> {
-        let mut skill = Skill::at(self.level(variant))?;
+        let mut skill = Skill::at(self.level(variant), variant.colours())?;
         skill.random = self.rng.next_u64();
         Some(skill)
     }

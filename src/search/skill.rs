@@ -7,11 +7,15 @@
 //! - it looks less far ahead: its search stops after a number of nodes that halves every
 //!   [`LEVELS_PER_HALVING`] levels below 20 (from [`TOP_NODES`] at level 19 to about 550 at
 //!   level 0), whatever the clock allows, so it answers quickly at any time control; but from
-//!   level [`SAFE_LEVEL`] up it always completes [`MIN_DEPTH`] plies, so that it sees a mate
-//!   in one (or a King capture) coming. Below, one ply is enough: in the 3D variants, where
-//!   two plies take more nodes than the weakest levels' limits, this is what makes those
-//!   levels weaker than the middle ones (without it levels 0 to 10 of `future-generation`
-//!   measured within 100 Elo of each other);
+//!   level [`SAFE_LEVEL`] up it always completes a round, one move of each colour (two
+//!   plies, or four with four colours), so that it sees a mate in one (or a King capture by
+//!   either opponent) coming. Below, one ply is enough: in the 3D variants, where a round
+//!   takes more nodes than the weakest levels' limits, this is what makes those levels weaker
+//!   than the middle ones. With two colours the round is required in a share of the searches
+//!   that rises from level 6 to 7; with four, from level 0 to 7, because there every level
+//!   that does not see the second opponent's reply plays alike (levels 0 to 10 of
+//!   `future-generation` measured within 130 Elo of each other when their round was two
+//!   plies);
 //! - it weighs the best few root moves ([`CANDIDATES`], and more below [`SAFE_LEVEL`]: up to
 //!   [`MAX_CANDIDATES`] at level 0) loosely: each candidate's appeal is
 //!   its score pulled towards the best score by a share that grows as the level falls, plus a
@@ -31,9 +35,8 @@ pub const FULL_LEVEL: f64 = 20.0;
 pub const CANDIDATES: usize = 4;
 /// The root moves level 0 scores: a beginner considers more moves as equally good.
 pub const MAX_CANDIDATES: usize = 12;
-/// A weakened search from [`SAFE_LEVEL`] up always completes this many plies ...
-pub const MIN_DEPTH: i32 = 2;
-/// ... and below it, one.
+/// A weakened search from this level up always completes a round (one move of each colour);
+/// below it, one ply, or a round in a share of its searches (see [`Skill::min_depth`]).
 pub const SAFE_LEVEL: f64 = 7.0;
 /// The node limit of level 19 ...
 pub const TOP_NODES: f64 = 400_000.0;
@@ -50,14 +53,17 @@ pub struct Skill {
     pub level: f64,
     /// Drawn by the caller for each search (seeded per game).
     pub random: u64,
+    /// The plies of a round, one move of each colour: the variant's colours (2 or 4).
+    pub round: i32,
 }
 
 impl Skill {
-    /// The handicap of `level`, or `None` at full strength.
-    pub fn at(level: f64) -> Option<Skill> {
+    /// The handicap of `level` in a variant of `colours` colours, or `None` at full strength.
+    pub fn at(level: f64, colours: usize) -> Option<Skill> {
         (level < FULL_LEVEL).then_some(Skill {
             level: level.max(0.0),
             random: 0,
+            round: colours as i32,
         })
     }
 
@@ -67,18 +73,26 @@ impl Skill {
         (TOP_NODES / 2f64.powf(halvings)).round().max(1.0) as u64
     }
 
-    /// The plies a search at this level always completes, whatever its node limit.
-    /// Between `SAFE_LEVEL - 1` and `SAFE_LEVEL` the two plies are required in that share of
-    /// the searches (drawn from `random`), so that fractional levels there play between
-    /// the two.
+    /// The plies a search at this level always completes, whatever its node limit: a round
+    /// from [`SAFE_LEVEL`] up, one ply below the band of [`Skill::safe_band`] levels under it,
+    /// and within the band a round in the share of the searches (drawn from `random`) that
+    /// the level has climbed of it, so that the levels there play between the two.
     pub fn min_depth(&self) -> i32 {
-        let share = self.level - (SAFE_LEVEL - 1.0);
+        let band = self.safe_band();
+        let share = (self.level - (SAFE_LEVEL - band)) / band;
         let draw = (splitmix(self.random ^ 0x5AFE) % 1024) as f64 / 1024.0;
         if share >= 1.0 || draw < share {
-            MIN_DEPTH
+            self.round
         } else {
             1
         }
+    }
+
+    /// The levels below [`SAFE_LEVEL`] over which the round becomes required: one with two
+    /// colours; with four, all of them, as every level that searches one ply plays alike
+    /// there, and the round's four plies are what tell the levels apart.
+    fn safe_band(&self) -> f64 {
+        if self.round > 2 { SAFE_LEVEL } else { 1.0 }
     }
 
     /// The root moves this level scores and chooses among: [`CANDIDATES`] from
@@ -143,13 +157,13 @@ mod tests {
 
     #[test]
     fn node_limits_grow_with_the_level() {
-        let n = |l: f64| Skill::at(l).unwrap().node_limit();
+        let n = |l: f64| Skill::at(l, 2).unwrap().node_limit();
         assert_eq!(n(19.0), 400_000);
         assert_eq!(n(17.0), 200_000);
         assert_eq!(n(0.0), 552);
         assert!(n(10.5) > n(10.0));
-        assert!(Skill::at(20.0).is_none());
-        let c = |l: f64| Skill::at(l).unwrap().candidates();
+        assert!(Skill::at(20.0, 2).is_none());
+        let c = |l: f64| Skill::at(l, 2).unwrap().candidates();
         assert_eq!(
             (c(0.0), c(7.0), c(19.0)),
             (MAX_CANDIDATES, CANDIDATES, CANDIDATES)
@@ -157,23 +171,40 @@ mod tests {
         assert!(c(3.0) > CANDIDATES && c(3.0) < MAX_CANDIDATES);
     }
 
+    /// Of 1000 searches at `level` with a round of `round` plies, those required to
+    /// complete the round.
+    fn rounds_required(level: f64, round: i32) -> usize {
+        (0..1000u64)
+            .filter(|&r| {
+                let s = Skill {
+                    level,
+                    random: r.wrapping_mul(0x9E37_79B9_7F4A_7C15),
+                    round,
+                };
+                let depth = s.min_depth();
+                assert!(depth == 1 || depth == round);
+                depth == round
+            })
+            .count()
+    }
+
     #[test]
-    fn between_levels_6_and_7_the_two_ply_minimum_is_drawn() {
-        let twice = |level: f64| {
-            (0..1000u64)
-                .filter(|&r| {
-                    let s = Skill {
-                        level,
-                        random: r.wrapping_mul(0x9E37_79B9_7F4A_7C15),
-                    };
-                    s.min_depth() == MIN_DEPTH
-                })
-                .count()
-        };
+    fn with_two_colours_the_round_is_drawn_between_levels_6_and_7() {
+        let twice = |level| rounds_required(level, 2);
         assert_eq!(twice(6.0), 0);
         assert_eq!(twice(7.0), 1000);
         assert_eq!(twice(12.0), 1000);
         assert!((350..650).contains(&twice(6.5)), "{}", twice(6.5));
+    }
+
+    #[test]
+    fn with_four_colours_the_round_is_drawn_from_level_0_to_7() {
+        let four = |level| rounds_required(level, 4);
+        assert_eq!(four(0.0), 0);
+        assert!((400..600).contains(&four(3.5)), "{}", four(3.5));
+        assert!(four(6.0) > four(3.5));
+        assert_eq!(four(7.0), 1000);
+        assert_eq!(four(12.0), 1000);
     }
 
     #[test]
@@ -185,6 +216,7 @@ mod tests {
                 let s = Skill {
                     level,
                     random: r.wrapping_mul(0x2545_F491_4F6C_DD1D),
+                    round: 2,
                 };
                 assert!(s.choose(&scores) < 2, "level {level}, draw {r}");
             }
@@ -200,6 +232,7 @@ mod tests {
                 let s = Skill {
                     level,
                     random: r.wrapping_mul(0x9E37_79B9_7F4A_7C15),
+                    round: 2,
                 };
                 counts[s.choose(&scores)] += 1;
             }
