@@ -493,3 +493,152 @@ async fn a_persons_clock_runs_out() {
             .contains("the game is over")
     );
 }
+
+/// Whether `pv` is a line of legal moves from `fen` in `variant`.
+fn legal_line(variant: &str, fen: &str, pv: &[Value]) -> bool {
+    use strata::rules::{AnyGame, Game, Variant};
+    let mut g = AnyGame::from_fen(Variant::from_name(variant).unwrap(), fen).unwrap();
+    pv.iter().all(|m| match g.parse_move(m.as_str().unwrap()) {
+        Ok(mv) => {
+            g.make(mv);
+            true
+        }
+        Err(_) => false,
+    })
+}
+
+/// Engine lines of the current search until every line 1..=n has reached `depth`.
+async fn analysis_lines(ws: &mut Socket, n: u64, depth: u64) -> Vec<Value> {
+    let mut best: Vec<Option<Value>> = vec![None; n as usize];
+    while best
+        .iter()
+        .any(|l| l.as_ref().is_none_or(|l| l["depth"].as_u64() < Some(depth)))
+    {
+        let e = next(ws).await;
+        assert_ne!(e["type"], "state", "no state while the position stays: {e}");
+        if e["type"] != "engine" {
+            continue;
+        }
+        let k = e["multipv"].as_u64().expect("analysis lines are numbered");
+        assert!((1..=n).contains(&k), "{e}");
+        best[k as usize - 1] = Some(e);
+    }
+    best.into_iter().flatten().collect()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_analysis_board_analyses_each_position_it_is_set_to() {
+    let server = Server::start(&[]);
+    let mut ws = connect(&server).await;
+    next_of(&mut ws, "hello").await;
+    // Analysis needs an analysis board.
+    new_game(
+        &mut ws,
+        json!({"variant": "chess", "seats": ["human", "human"]}),
+    )
+    .await;
+    send(&mut ws, json!({"type": "analyse", "on": true})).await;
+    assert!(
+        next_of(&mut ws, "error").await["message"]
+            .as_str()
+            .unwrap()
+            .contains("analysis mode")
+    );
+    let s = new_game(
+        &mut ws,
+        json!({"variant": "chess", "mode": "analysis", "moves": ["e2e4"]}),
+    )
+    .await;
+    assert_eq!(s["mode"], "analysis");
+    assert_eq!(s["seats"], json!(["human", "human"]));
+    assert_eq!(s["thinking"], false);
+    send(
+        &mut ws,
+        json!({"type": "analyse", "on": true, "multipv": 3}),
+    )
+    .await;
+    let s = state_where(&mut ws, |s| s["thinking"] == true).await;
+    assert_eq!(s["multipv"], 3);
+    let fen = s["fen"].as_str().unwrap().to_string();
+    let lines = analysis_lines(&mut ws, 3, 4).await;
+    let firsts: std::collections::HashSet<_> = lines.iter().map(|l| l["pv"][0].clone()).collect();
+    assert_eq!(firsts.len(), 3, "three different moves: {lines:?}");
+    for l in &lines {
+        assert_eq!(l["colour"], 1);
+        assert!(
+            legal_line("chess", &fen, l["pv"].as_array().unwrap()),
+            "{l}"
+        );
+    }
+    // Bad lines and bad numbers change nothing.
+    for (bad, says) in [
+        (
+            json!({"type": "line", "moves": ["e2e4", "e2e4"]}),
+            "move 2 of 2",
+        ),
+        (json!({"type": "line", "moves": ["e9e4"]}), "move 1 of 1"),
+        (
+            json!({"type": "analyse", "on": true, "multipv": 9}),
+            "1 to 5",
+        ),
+        (json!({"type": "line"}), "bad message"),
+    ] {
+        send(&mut ws, bad.clone()).await;
+        let e = next_of(&mut ws, "error").await;
+        assert!(e["message"].as_str().unwrap().contains(says), "{bad}: {e}");
+    }
+    // A move, then a line set from the page's tree: each position is analysed anew.
+    send(&mut ws, json!({"type": "move", "move": "c7c5"})).await;
+    let s = state_where(&mut ws, |s| moves(s) == ["e2e4", "c7c5"]).await;
+    assert_eq!(s["thinking"], true);
+    for l in analysis_lines(&mut ws, 3, 3).await {
+        assert_eq!(l["colour"], 0);
+        assert!(
+            legal_line(
+                "chess",
+                s["fen"].as_str().unwrap(),
+                l["pv"].as_array().unwrap()
+            ),
+            "{l}"
+        );
+    }
+    send(
+        &mut ws,
+        json!({"type": "line", "moves": ["d2d4", "d7d5", "c2c4"]}),
+    )
+    .await;
+    let s = state_where(&mut ws, |s| moves(s) == ["d2d4", "d7d5", "c2c4"]).await;
+    send(
+        &mut ws,
+        json!({"type": "analyse", "on": true, "multipv": 1}),
+    )
+    .await;
+    let s2 = state_where(&mut ws, |s| s["multipv"] == 1).await;
+    assert_eq!(s2["fen"], s["fen"]);
+    for l in analysis_lines(&mut ws, 1, 3).await {
+        assert_eq!(l["multipv"], 1);
+        assert!(
+            legal_line(
+                "chess",
+                s["fen"].as_str().unwrap(),
+                l["pv"].as_array().unwrap()
+            ),
+            "{l}"
+        );
+    }
+    // Stopped: no more lines.
+    send(&mut ws, json!({"type": "analyse", "on": false})).await;
+    let s = state_where(&mut ws, |s| s["thinking"] == false).await;
+    assert_eq!(moves(&s), ["d2d4", "d7d5", "c2c4"]);
+    send(&mut ws, json!({"type": "get_pgn"})).await;
+    loop {
+        let m = next(&mut ws).await;
+        assert_ne!(
+            m["type"], "engine",
+            "a line after the analysis stopped: {m}"
+        );
+        if m["type"] == "pgn" {
+            break;
+        }
+    }
+}

@@ -38,6 +38,9 @@ pub enum Request {
         go: String,
         /// How long to wait.
         wait: Duration,
+        /// The lines to search (`MultiPV`, set when the engine declares it): 1 to play,
+        /// more to analyse.
+        multipv: usize,
     },
 }
 
@@ -131,6 +134,8 @@ fn serve(
 ) {
     let start = |variant| EngineProcess::start(&cfg, variant, HANDSHAKE);
     let mut variant = Variant::Chess;
+    // The engine's MultiPV as last set (1 when it starts).
+    let mut lines = 1;
     let mut engine = match start(variant) {
         Ok(e) => {
             let _ = reports.send(Report::Started {
@@ -153,6 +158,7 @@ fn serve(
                 if engine.is_none() {
                     engine = start(v).ok();
                     variant = v;
+                    lines = 1;
                 }
                 let result = match engine.as_mut() {
                     None => Err(format!("the engine '{}' does not start", cfg.name)),
@@ -168,6 +174,7 @@ fn serve(
                 position,
                 go,
                 wait,
+                multipv,
             } => {
                 let Some(e) = engine.as_mut() else {
                     let _ = reports.send(Report::Answer(
@@ -180,6 +187,14 @@ fn serve(
                     ));
                     continue;
                 };
+                if multipv != lines && e.declares("MultiPV") {
+                    match e.set_option("MultiPV", Some(&multipv.to_string()), HANDSHAKE) {
+                        Ok(()) => lines = multipv,
+                        Err(message) => {
+                            let _ = reports.send(Report::Failed(message));
+                        }
+                    }
+                }
                 let answer = e.go_watched(
                     &position,
                     &go,

@@ -41,6 +41,37 @@ pub enum ClientMessage {
         /// The number of moves played.
         ply: usize,
     },
+    /// Start (`on`) or stop the engine's analysis of the position (analysis mode), with
+    /// `multipv` lines (1 to [`MAX_MULTIPV`]; default: as before, at first 3).
+    Analyse {
+        /// Analyse or not.
+        on: bool,
+        /// The number of lines.
+        #[serde(default)]
+        multipv: Option<usize>,
+    },
+    /// Set the game's moves (analysis mode): the line from the game's start to the move the
+    /// page shows, from its tree of variations. Every move is checked; a bad one changes
+    /// nothing.
+    Line {
+        /// The moves from the start, protocol notation.
+        moves: Vec<String>,
+    },
+}
+
+/// The most lines analysis shows.
+pub const MAX_MULTIPV: usize = 5;
+
+/// What a session is for.
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum Mode {
+    /// A game against the engine (or between people, or engines).
+    #[default]
+    Play,
+    /// An analysis board: people move every colour, the engine analyses the position, the
+    /// page keeps variations.
+    Analysis,
 }
 
 /// Who sits in a seat.
@@ -83,6 +114,10 @@ pub struct NewGame {
     /// defaults.
     #[serde(default)]
     pub engine_options: Vec<(String, String)>,
+    /// Play (default) or analysis: in analysis people move every colour (`seats` and the
+    /// clock are ignored) and the engine analyses when asked.
+    #[serde(default)]
+    pub mode: Mode,
 }
 
 /// A clock: base time and increment per move.
@@ -263,6 +298,11 @@ pub struct State {
     pub draw_offer: Option<u8>,
     /// The result, once the game is over.
     pub result: Option<ResultView>,
+    /// Play or analysis.
+    pub mode: Mode,
+    /// In analysis, the number of lines the engine analyses while it does (`thinking`
+    /// then says whether it does).
+    pub multipv: usize,
 }
 
 /// A position of the game's past.

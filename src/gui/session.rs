@@ -13,8 +13,8 @@ use std::time::{Duration, Instant, SystemTime};
 use super::describe::{self, cell_named, legal_moves, move_cells};
 use super::engine::{EngineHandle, Report, Request};
 use super::messages::{
-    ClientMessage, ClockSpec, EngineLimit, EngineReport, EngineView, Hello, LastMove, MoveView,
-    NewGame, PositionView, ResultView, Seat, ServerMessage, State, VariantView,
+    ClientMessage, ClockSpec, EngineLimit, EngineReport, EngineView, Hello, LastMove, MAX_MULTIPV,
+    Mode, MoveView, NewGame, PositionView, ResultView, Seat, ServerMessage, State, VariantView,
 };
 use crate::rules::piece::Colour;
 use crate::rules::{AnyGame, Game, MoveError, Variant};
@@ -30,6 +30,10 @@ use crate::runner::seats::team_name;
 pub const DEFAULT_ENGINE_NODES: u64 = 100_000;
 /// How long an engine without a clock may think before it counts as stalled.
 const STALL: Duration = Duration::from_secs(120);
+/// How long an analysis may run (it is stopped whenever the position changes).
+const ANALYSIS_WAIT: Duration = Duration::from_secs(24 * 3600);
+/// The lines analysis shows until the page asks for another number.
+const DEFAULT_MULTIPV: usize = 3;
 /// How far past its clock an engine may answer.
 const ENGINE_MARGIN_MS: u64 = 200;
 /// The engine accepts a draw when its last score is at most this (centipawns, its view).
@@ -65,6 +69,14 @@ struct GameState {
     thinking: Option<u64>,
     /// Waiting for the engine to get ready for this game.
     engine_pending: bool,
+    /// Play or analysis.
+    mode: Mode,
+    /// In analysis: whether the engine is to analyse, and with how many lines.
+    analyse: bool,
+    multipv: usize,
+    /// Where the game started and each colour's limits, to replay a line from the start.
+    start_fen: Option<String>,
+    limits: Vec<Limits>,
 }
 
 impl GameState {
@@ -160,6 +172,8 @@ impl Session {
             ClientMessage::DrawAnswer { accept } => self.answer_draw(accept),
             ClientMessage::GetPgn => self.pgn(),
             ClientMessage::Show { ply } => self.show(ply),
+            ClientMessage::Analyse { on, multipv } => self.analyse(on, multipv),
+            ClientMessage::Line { moves } => self.set_line(&moves),
         }
     }
 
@@ -181,7 +195,7 @@ impl Session {
                 if let Some(g) = &self.game
                     && g.thinking == Some(id)
                     && let Some(r) = EngineReport::from_info(&line, g.referee.to_move().0)
-                    && r.multipv.unwrap_or(1) == 1
+                    && (g.mode == Mode::Analysis || r.multipv.unwrap_or(1) == 1)
                 {
                     self.outbox.push(ServerMessage::Engine(r));
                 }
@@ -219,7 +233,9 @@ impl Session {
         let opening = start_of(&spec)?;
         let variant = opening.0;
         let colours = variant.colours();
+        let analysis = spec.mode == Mode::Analysis;
         let seats = match &spec.seats {
+            _ if analysis => vec![Seat::Human; colours],
             Some(s) if s.len() == colours => s.clone(),
             Some(s) => {
                 return Err(format!(
@@ -238,28 +254,15 @@ impl Session {
                 })
                 .collect(),
         };
-        let has_engine = seats.contains(&Seat::Engine);
+        let has_engine = seats.contains(&Seat::Engine) || analysis;
         let options = self.engine_options(&spec.engine_options)?;
-        if has_engine && self.engine_view.is_none() {
+        if seats.contains(&Seat::Engine) && self.engine_view.is_none() {
             return Err("the engine is not available, so it cannot play a seat".into());
         }
-        let limits = limits_for(&seats, spec.clock, spec.engine_limit)?;
-        let mut referee = Referee::new(
-            variant,
-            &Opening {
-                fen: opening.1,
-                moves: Vec::new(),
-            },
-            limits,
-        )?;
-        for (i, m) in opening.2.iter().enumerate() {
-            if let Err(e) = referee.game().parse_move(m) {
-                return Err(format!("move {} of {}: {e}", i + 1, opening.2.len()));
-            }
-            referee
-                .play(m, Default::default(), 0)
-                .map_err(|e| e.reason)?;
-        }
+        let has_engine = has_engine && self.engine_view.is_some();
+        let clock = if analysis { None } else { spec.clock };
+        let limits = limits_for(&seats, clock, spec.engine_limit)?;
+        let referee = replay(variant, &opening.1, &limits, &opening.2)?;
         self.interrupt_engine();
         let engine_name = self
             .engine_view
@@ -279,7 +282,7 @@ impl Session {
                 })
                 .collect(),
             seats,
-            timed: spec.clock.is_some(),
+            timed: clock.is_some(),
             referee,
             started: SystemTime::now(),
             turn_start: Instant::now(),
@@ -287,6 +290,17 @@ impl Session {
             draw_offer: None,
             thinking: None,
             engine_pending: has_engine,
+            mode: spec.mode,
+            // An analysis board goes on analysing in its next game.
+            analyse: has_engine
+                && spec.mode == Mode::Analysis
+                && self
+                    .game
+                    .as_ref()
+                    .is_some_and(|g| g.mode == Mode::Analysis && g.analyse),
+            multipv: self.game.as_ref().map_or(DEFAULT_MULTIPV, |g| g.multipv),
+            start_fen: opening.1,
+            limits,
         };
         g.ending = g.referee.outcome();
         self.game = Some(g);
@@ -363,6 +377,20 @@ impl Session {
             return;
         };
         let c = g.referee.to_move();
+        if g.mode == Mode::Analysis {
+            if g.running() && g.analyse && g.thinking.is_none() && !g.engine_pending {
+                self.thinks += 1;
+                g.thinking = Some(self.thinks);
+                self.engine.send(Request::Think {
+                    id: self.thinks,
+                    position: g.referee.position_command(),
+                    go: "go infinite".into(),
+                    wait: ANALYSIS_WAIT,
+                    multipv: g.multipv,
+                });
+            }
+            return;
+        }
         if !g.running() || g.seat(c) != Seat::Engine || g.thinking.is_some() || g.engine_pending {
             return;
         }
@@ -379,7 +407,49 @@ impl Session {
             position: g.referee.position_command(),
             go: g.referee.go_command(),
             wait,
+            multipv: 1,
         });
+    }
+
+    /// Starts or stops the analysis (analysis mode), with `multipv` lines.
+    fn analyse(&mut self, on: bool, multipv: Option<usize>) -> Result<(), String> {
+        if let Some(n) = multipv
+            && !(1..=MAX_MULTIPV).contains(&n)
+        {
+            return Err(format!("multipv must be 1 to {MAX_MULTIPV}, not {n}"));
+        }
+        let available = self.engine_view.is_some();
+        let g = self.game_mut()?;
+        if g.mode != Mode::Analysis {
+            return Err("analysis needs a game in analysis mode".into());
+        }
+        if on && !available {
+            return Err("the engine is not available, so it cannot analyse".into());
+        }
+        let restart = g.analyse != on || multipv.is_some_and(|n| n != g.multipv);
+        g.analyse = on;
+        g.multipv = multipv.unwrap_or(g.multipv);
+        if restart {
+            self.interrupt_engine();
+            self.maybe_think();
+        }
+        self.push_state();
+        Ok(())
+    }
+
+    /// Sets the game's moves from its start to `moves` (analysis mode).
+    fn set_line(&mut self, moves: &[String]) -> Result<(), String> {
+        let g = self.game_mut()?;
+        if g.mode != Mode::Analysis {
+            return Err("only an analysis board sets its moves freely".into());
+        }
+        let referee = replay(g.variant, &g.start_fen, &g.limits, moves)?;
+        g.referee = referee;
+        g.ending = g.referee.outcome();
+        self.interrupt_engine();
+        self.maybe_think();
+        self.push_state();
+        Ok(())
     }
 
     fn engine_answer(&mut self, id: u64, answer: crate::runner::player::Answer) {
@@ -390,6 +460,18 @@ impl Session {
             return; // interrupted: a take-back, a new game, a resignation
         }
         g.thinking = None;
+        if g.mode == Mode::Analysis {
+            // An analysis ends only when stopped; one that ends otherwise (the engine
+            // died, or gave up) is reported, and the board stays as it is.
+            if !matches!(answer.reply, Reply::Move(_)) {
+                g.analyse = false;
+                self.outbox.push(ServerMessage::EngineStatus {
+                    message: "The engine stopped analysing; it will be started again.".into(),
+                });
+                self.push_state();
+            }
+            return;
+        }
         let c = g.referee.to_move();
         let elapsed = answer.elapsed.as_millis() as u64;
         let ended = match answer.reply {
@@ -473,6 +555,9 @@ impl Session {
         };
         g.draw_offer = None;
         g.turn_start = Instant::now();
+        if g.mode == Mode::Analysis {
+            self.interrupt_engine();
+        }
         self.maybe_think();
         self.push_state();
         Ok(())
@@ -851,5 +936,34 @@ fn state_of(g: &GameState) -> State {
             reason: e.reason.clone(),
             termination: e.termination.pgn(),
         }),
+        mode: g.mode,
+        multipv: g.multipv,
     }
+}
+
+/// A referee for `variant` from `fen` (or the start) after `moves`, each checked: the first
+/// bad one is refused with its number.
+fn replay(
+    variant: Variant,
+    fen: &Option<String>,
+    limits: &[Limits],
+    moves: &[String],
+) -> Result<Referee, String> {
+    let mut referee = Referee::new(
+        variant,
+        &Opening {
+            fen: fen.clone(),
+            moves: Vec::new(),
+        },
+        limits.to_vec(),
+    )?;
+    for (i, m) in moves.iter().enumerate() {
+        if let Err(e) = referee.game().parse_move(m) {
+            return Err(format!("move {} of {}: {e}", i + 1, moves.len()));
+        }
+        referee
+            .play(m, Default::default(), 0)
+            .map_err(|e| format!("move {} of {}: {}", i + 1, moves.len(), e.reason))?;
+    }
+    Ok(referee)
 }

@@ -286,6 +286,15 @@ impl EngineProcess {
         let mut deadline = start + wait;
         let mut stopped = false;
         loop {
+            // Checked before every line too: an engine that prints lines faster than POLL
+            // (an infinite analysis at small depths) is still stopped at once.
+            if !stopped && interrupted() {
+                stopped = true;
+                if self.send("stop").is_err() {
+                    return crashed(start.elapsed(), info);
+                }
+                deadline = Instant::now() + RECOVER_GRACE;
+            }
             let poll = deadline.min(Instant::now() + POLL);
             match self.next_line(poll) {
                 Ok((t, line)) => {
@@ -300,15 +309,7 @@ impl EngineProcess {
                     info.update(&line);
                     on_line(&line);
                 }
-                Err(WaitError::Timeout) if Instant::now() < deadline => {
-                    if !stopped && interrupted() {
-                        stopped = true;
-                        if self.send("stop").is_err() {
-                            return crashed(start.elapsed(), info);
-                        }
-                        deadline = Instant::now() + RECOVER_GRACE;
-                    }
-                }
+                Err(WaitError::Timeout) if Instant::now() < deadline => {}
                 Err(WaitError::Timeout) => {
                     return Answer {
                         reply: Reply::Timeout,
