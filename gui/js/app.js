@@ -3,6 +3,7 @@
 // targets from the legal moves the server sent, on every level, without asking the server;
 // a move the rules refuse is explained by the server in words.
 
+import { AnalysisPanel } from './analysis.js';
 import { Board } from './board.js';
 import { Connection } from './connection.js';
 import { NewGameDialog, gameFromUrl } from './newgame.js';
@@ -32,6 +33,17 @@ const conn = new Connection(onMessage, (why) => showMessage(why));
 const board = new Board($('board'), { press, release });
 const clocks = new Clocks();
 const dialog = new NewGameDialog(startGame);
+const analysis = new AnalysisPanel((m) => conn.send(m), goToNode);
+
+function analysing() {
+  return app.state?.mode === 'analysis';
+}
+
+/** Shows a node of the analysis tree: the server is set to its line. */
+function goToNode(id) {
+  app.selection = null;
+  conn.send({ type: 'line', moves: analysis.tree.line(id) });
+}
 
 function showMessage(text, info = false) {
   const m = $('message');
@@ -87,7 +99,19 @@ function onState(s) {
   const old = app.state;
   app.state = s;
   const variant = app.hello.variants.find((v) => v.name === s.variant);
-  if (variant !== app.variant || !old || old.game !== s.game) {
+  const newGame = !old || old.game !== s.game;
+  if (s.mode === 'analysis') {
+    analysis.onState(s, variant, newGame);
+    // An analysis board starts analysing at once (the server carries it on between boards).
+    if (newGame && old?.mode !== 'analysis' && !s.thinking && app.hello.engine) {
+      conn.send({ type: 'analyse', on: true, multipv: s.multipv });
+    }
+  } else {
+    $('moves').classList.remove('tree');
+  }
+  $('analysis-panel').hidden = s.mode !== 'analysis';
+  $('evalbar').hidden = s.mode !== 'analysis';
+  if (variant !== app.variant || newGame) {
     if (variant !== app.variant) {
       app.variant = variant;
       board.setVariant(variant);
@@ -119,7 +143,8 @@ function render() {
   }
   paintSelection();
   clocks.show(v, s);
-  showMoves(v, s.moves, app.viewPly ?? s.moves.length, navigate);
+  if (analysing()) analysis.showTree();
+  else showMoves(v, s.moves, app.viewPly ?? s.moves.length, navigate);
   const drops = new Set(s.legal.filter((m) => m.flag === 'drop').map((m) => m.promotion));
   showHands(v, s.hands, myTurn() ? drops : new Set(), s.to_move, app.selection?.drop, pickDrop);
   $('notes').textContent = s.notes.join(' · ');
@@ -137,17 +162,18 @@ function render() {
   const offer = $('draw-offer');
   offer.hidden = s.draw_offer === null || s.draw_offer === undefined || !!s.result;
   if (!offer.hidden) $('draw-offer-text').textContent = `${COLOURS[s.draw_offer].name} offers a draw.`;
-  $('engine-info').textContent = s.thinking ? app.engineLine || 'The engine is thinking…' : '';
+  $('engine-info').textContent = s.thinking && !analysing() ? app.engineLine || 'The engine is thinking…' : '';
   const persons = s.seats.includes('human');
   $('takeback').disabled = !persons || s.moves.length === 0;
-  $('resign').disabled = !persons || !!s.result;
-  $('draw').disabled = !persons || !!s.result;
+  $('resign').disabled = !persons || !!s.result || analysing();
+  $('draw').disabled = !persons || !!s.result || analysing();
   $('status').textContent = statusText(s);
 }
 
 function statusText(s) {
   if (s.result) return `Game over: ${s.result.reason} (${s.result.result})`;
   const c = COLOURS[s.to_move].name;
+  if (analysing()) return `Analysis board · ${c} to move${s.danger.length ? ' (King in danger!)' : ''}`;
   if (s.seats[s.to_move] === 'engine') return `${c} to move: the engine is thinking…`;
   if (s.legal.length === 0) return `${c} to move: waiting for the engine to get ready…`;
   const check = s.danger.length ? ' (King in danger!)' : '';
@@ -158,6 +184,10 @@ function statusText(s) {
 
 function onEngine(e) {
   if (!app.state || !app.state.thinking) return;
+  if (analysing()) {
+    analysis.onEngine(e);
+    return;
+  }
   const score = e.mate !== null && e.mate !== undefined ? `mate ${e.mate}` : e.cp !== null && e.cp !== undefined ? `${e.cp >= 0 ? '+' : ''}${(e.cp / 100).toFixed(2)}` : '';
   app.engineLine = `Engine (${COLOURS[e.colour].name}): depth ${e.depth ?? '?'}, ${score}, ${e.nodes ?? 0} nodes — ${e.pv.slice(0, 8).join(' ')}`;
   $('engine-info').textContent = app.engineLine;
@@ -320,6 +350,20 @@ function pickDrop(kind) {
 
 // Looking back through the game.
 
+/** Goes to the 'start', 'back', 'forward' or 'end': of the game, or of the analysis tree
+ * (back to the move before, forward along the main line). */
+function nav(where) {
+  const s = app.state;
+  if (!s) return;
+  if (analysing()) {
+    const id = analysis.step(where);
+    if (id !== analysis.tree.current) goToNode(id);
+    return;
+  }
+  const at = app.viewPly ?? s.moves.length;
+  navigate({ start: 0, back: at - 1, forward: at + 1, end: s.moves.length }[where]);
+}
+
 function navigate(ply) {
   const s = app.state;
   if (!s) return;
@@ -403,10 +447,10 @@ $('draw-decline').addEventListener('click', () => conn.send({ type: 'draw_answer
 $('export').addEventListener('click', () => conn.send({ type: 'get_pgn' }));
 $('import').addEventListener('click', importGame);
 $('pass').addEventListener('click', () => play('0000'));
-$('nav-first').addEventListener('click', () => navigate(0));
-$('nav-prev').addEventListener('click', () => navigate((app.viewPly ?? app.state.moves.length) - 1));
-$('nav-next').addEventListener('click', () => navigate((app.viewPly ?? app.state.moves.length) + 1));
-$('nav-last').addEventListener('click', () => navigate(app.state.moves.length));
+$('nav-first').addEventListener('click', () => nav('start'));
+$('nav-prev').addEventListener('click', () => nav('back'));
+$('nav-next').addEventListener('click', () => nav('forward'));
+$('nav-last').addEventListener('click', () => nav('end'));
 $('typed-move').addEventListener('submit', (e) => {
   e.preventDefault();
   const text = $('typed-move-input').value.trim();
@@ -422,11 +466,13 @@ document.addEventListener('keydown', (e) => {
   if (e.target.closest('input, textarea, select, dialog')) return;
   const s = app.state;
   const keys = {
-    ArrowLeft: () => s && navigate((app.viewPly ?? s.moves.length) - 1),
-    ArrowRight: () => s && navigate((app.viewPly ?? s.moves.length) + 1),
-    Home: () => s && navigate(0),
-    End: () => s && navigate(s.moves.length),
+    ArrowLeft: () => nav('back'),
+    ArrowRight: () => nav('forward'),
+    Home: () => nav('start'),
+    End: () => nav('end'),
     f: () => $('flip').click(),
+    a: () => analysing() && analysis.toggle(),
+    '/': () => $('typed-move-input').focus(),
     n: () => $('new-game').click(),
     t: () => $('takeback').click(),
     Escape: () => {

@@ -1,5 +1,6 @@
 // The new game: from the URL (`/?token=T&variant=NAME&side=white|black`, in the four-colour
-// game `&seats=white,gold`, optionally `&nodes=N`, `&fen=F`, `&moves=M1,M2,...`) or from the
+// game `&seats=white,gold`, optionally `&nodes=N`, `&fen=F`, `&moves=M1,M2,...`,
+// `&mode=analysis`, `&view=3d`) or from the
 // dialog (variant, who plays each colour, clock or engine limit, engine strength, start).
 
 import { COLOURS } from './pieces.js';
@@ -61,6 +62,7 @@ export function gameFromUrl(hello) {
   if (q.get('nodes')) msg.engine_limit = { nodes: Number(q.get('nodes')) };
   if (q.get('fen')) msg.fen = q.get('fen');
   if (q.get('moves')) msg.moves = q.get('moves').split(',').map((m) => m.trim()).filter((m) => m);
+  if (q.get('mode') === 'analysis') msg.mode = 'analysis';
   return msg;
 }
 
@@ -124,6 +126,7 @@ export class NewGameDialog {
   open(current) {
     if (!this.hello) return;
     if (current) $('ng-variant').value = current.variant;
+    if (current) $('ng-mode').value = current.mode ?? 'play';
     this.seats(current ? current.seats : null);
     this.dialog.showModal();
   }
@@ -145,6 +148,7 @@ export class NewGameDialog {
     const strength = $('ng-strength-select');
     if (strength && strength.value !== '') msg.engine_options = this.choices[Number(strength.value)].options;
     if (f.elements.start.value === 'fen' && $('ng-fen').value.trim()) msg.fen = $('ng-fen').value.trim();
+    if ($('ng-mode').value === 'analysis') msg.mode = 'analysis';
     return msg;
   }
 }

@@ -31,6 +31,7 @@ pub static ASSETS: &[Asset] = &[
     asset!("/js/connection.js", "text/javascript; charset=utf-8"),
     asset!("/js/newgame.js", "text/javascript; charset=utf-8"),
     asset!("/js/panel.js", "text/javascript; charset=utf-8"),
+    asset!("/js/analysis.js", "text/javascript; charset=utf-8"),
 ];
 
 /// The file served at `path` (`/` is the page).

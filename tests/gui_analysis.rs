@@ -1,0 +1,151 @@
+//! The analysis board of `strata gui` in a real headless Chromium (as `gui_browser.rs`):
+//! the engine's MultiPV lines (`data-pv`, best first) are legal from the position shown and
+//! follow every move; a click on a line's move plays the line into a variation that the move
+//! list keeps beside the main line.
+
+mod common;
+
+use common::browser::{Browser, ONE_AT_A_TIME, PATIENCE, available};
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+use strata::rules::{AnyGame, Game, Variant};
+
+fn shot_path(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join("..")
+        .join("gui-screenshots")
+        .join(format!("{name}.png"))
+}
+
+/// The position of `variant` after `moves` from the start.
+fn after(variant: Variant, moves: &[&str]) -> AnyGame {
+    let mut g = AnyGame::from_fen(variant, variant.start_fen()).unwrap();
+    for m in moves {
+        let mv = g.parse_move(m).unwrap();
+        g.make(mv);
+    }
+    g
+}
+
+/// Whether every move of `pv` (space-separated) is legal in turn from `position`.
+fn legal_from(position: &AnyGame, pv: &str) -> bool {
+    let mut g = position.clone();
+    !pv.is_empty()
+        && pv.split(' ').all(|m| match g.parse_move(m) {
+            Ok(mv) => {
+                g.make(mv);
+                true
+            }
+            Err(_) => false,
+        })
+}
+
+/// Waits until the page shows at least `n` lines, all legal from `position`; returns them.
+async fn lines_of(b: &Browser, position: &AnyGame, n: usize) -> Vec<String> {
+    let until = Instant::now() + PATIENCE;
+    loop {
+        let lines = b.attrs(".pv-line", "data-pv").await;
+        if lines.len() >= n && lines.iter().all(|l| legal_from(position, l)) {
+            return lines;
+        }
+        assert!(
+            Instant::now() < until,
+            "no {n} legal lines from {}: {lines:?}",
+            position.fen()
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn analysis_lines_follow_the_board_and_a_click_makes_a_variation() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let Some((chromium, driver)) = available() else {
+        return;
+    };
+    let b = Browser::start(&chromium, &driver, 1500, 1000).await;
+    b.open("variant=chess&mode=analysis&moves=e2e4,e7e5").await;
+    // The board analyses at once, three lines by default, each a different first move.
+    let start = after(Variant::Chess, &["e2e4", "e7e5"]);
+    let lines = lines_of(&b, &start, 3).await;
+    let firsts: std::collections::HashSet<_> =
+        lines.iter().map(|l| l.split(' ').next().unwrap()).collect();
+    assert_eq!(firsts.len(), 3, "{lines:?}");
+    assert!(b.text("#status").await.contains("Analysis board"));
+    // The evaluation bar shows the best line's score, and is filled by it.
+    let best = b.texts(".pv-line .pv-score").await;
+    let bar = b.attrs("#evalbar", "data-score").await;
+    assert!(bar.len() == 1 && !bar[0].is_empty(), "{bar:?}");
+    assert!(best.contains(&bar[0]), "{bar:?} {best:?}");
+    let fill = b
+        .run("return parseFloat(document.querySelector('#evalbar .fill').style.height);")
+        .await;
+    assert!(fill.as_f64().is_some_and(|h| h > 5.0 && h < 95.0), "{fill}");
+    // One line, then five.
+    b.wait("#multipv").await.select_by_value("5").await.unwrap();
+    lines_of(&b, &start, 5).await;
+    b.wait("#multipv").await.select_by_value("2").await.unwrap();
+    let until = Instant::now() + PATIENCE;
+    while b.attrs(".pv-line", "data-pv").await.len() != 2 {
+        assert!(Instant::now() < until, "never two lines");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    // A move on the board: the lines are then Black's, from the new position.
+    b.click_cell("g1").await;
+    b.click_cell("f3").await;
+    b.wait_moves(3).await;
+    let played = after(Variant::Chess, &["e2e4", "e7e5", "g1f3"]);
+    lines_of(&b, &played, 2).await;
+    // Back one move (the arrow key), then a click on the second move of a line whose first
+    // move is not the main line's g1f3: those two moves become a variation.
+    b.wait("body").await.send_keys("\u{E012}").await.unwrap();
+    lines_of(&b, &start, 2).await;
+    let clicked = b
+        .run(
+            "const l = [...document.querySelectorAll('.pv-line')]
+               .find(l => !l.dataset.pv.startsWith('g1f3 ') && l.dataset.pv.split(' ').length > 1);
+             if (!l) return null;
+             l.querySelectorAll('.pv-move')[1].click();
+             return l.dataset.pv.split(' ').slice(0, 2);",
+        )
+        .await;
+    let clicked: Vec<String> = serde_json::from_value(clicked).expect("a line with two moves");
+    let until = Instant::now() + PATIENCE;
+    loop {
+        let variation = b.attrs("#moves .mv.variation", "data-move").await;
+        if variation == clicked {
+            break;
+        }
+        assert!(
+            Instant::now() < until,
+            "the variation is {variation:?}, not {clicked:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    // The main line is kept; the variation's last move is the one shown, and analysed.
+    let main: Vec<String> = b.attrs("#moves > .mv", "data-move").await;
+    assert_eq!(main, ["e2e4", "e7e5", "g1f3"]);
+    assert_eq!(
+        b.attrs("#moves .mv.current", "data-move").await,
+        [clicked[1].clone()]
+    );
+    let refs: Vec<&str> = ["e2e4", "e7e5"]
+        .into_iter()
+        .chain(clicked.iter().map(String::as_str))
+        .collect();
+    let in_variation = after(Variant::Chess, &refs);
+    lines_of(&b, &in_variation, 2).await;
+    b.screenshot(&shot_path("analysis")).await;
+    // A click on the main line's g1f3 goes back to it; the variation stays listed.
+    b.click("#moves > .mv[data-move=\"g1f3\"]").await;
+    lines_of(&b, &played, 2).await;
+    assert_eq!(b.attrs("#moves .mv.variation", "data-move").await, clicked);
+    // Stop: the button says so and the lines stay as they were.
+    b.click("#analyse").await;
+    let until = Instant::now() + PATIENCE;
+    while b.text("#analyse").await != "Analyse" {
+        assert!(Instant::now() < until, "the analysis never stops");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    b.close().await;
+}
