@@ -16,7 +16,9 @@ const app = {
   hello: null,
   variant: null,
   state: null,
-  viewPly: null, // null: the current position; a number: looking back at that ply
+  viewPly: null,
+  view: '2d', // or '3d'
+  shown: null, // the position on the board (the game's, or a past one) // null: the current position; a number: looking back at that ply
   selection: null, // {from: cell} or {drop: kind}
   flipped: false,
   engineLine: '',
@@ -34,6 +36,48 @@ const board = new Board($('board'), { press, release });
 const clocks = new Clocks();
 const dialog = new NewGameDialog(startGame);
 const analysis = new AnalysisPanel((m) => conn.send(m), goToNode);
+
+// The boards: the 2D board always, the 3D view once asked for (its module and three.js
+// load then). Every change goes to both, so that switching keeps the selection and game.
+let view3d = null;
+const boards = {
+  setVariant: (v) => [board, view3d].forEach((b) => b?.setVariant(v)),
+  setFlipped: (f) => [board, view3d].forEach((b) => b?.setFlipped(f)),
+  setPosition: (p) => [board, view3d].forEach((b) => b?.setPosition(p)),
+  setSelection: (c, t) => [board, view3d].forEach((b) => b?.setSelection(c, t)),
+};
+
+/** Shows the board in '2d' or '3d'. */
+async function setView(which) {
+  if (which === '3d' && !view3d) {
+    try {
+      const mod = await import('./view3d.js');
+      if (!mod.webglAvailable()) throw new Error('this browser offers no WebGL');
+      $('board3d').hidden = false;
+      view3d = new mod.View3D($('board3d'), { press });
+      view3d.setOrthographic($('ortho').checked);
+      if (app.variant) view3d.setVariant(app.variant);
+      view3d.setFlipped(app.flipped);
+    } catch (e) {
+      $('board3d').hidden = true;
+      view3d = null;
+      showMessage(`The 3D view cannot be shown: ${e.message}.`);
+      return;
+    }
+  }
+  app.view = which;
+  $('board').hidden = which === '3d';
+  $('board3d').hidden = which !== '3d';
+  $('ortho-box').hidden = which !== '3d';
+  $('levels-note').hidden = which === '3d';
+  $('view-toggle').textContent = which === '3d' ? '2D view' : '3D view';
+  $('view-toggle').setAttribute('aria-pressed', String(which === '3d'));
+  if (view3d && which === '3d') {
+    view3d.resize();
+    if (app.shown) view3d.setPosition(app.shown);
+    paintSelection();
+  }
+}
 
 function analysing() {
   return app.state?.mode === 'analysis';
@@ -111,10 +155,11 @@ function onState(s) {
   }
   $('analysis-panel').hidden = s.mode !== 'analysis';
   $('evalbar').hidden = s.mode !== 'analysis';
+  if (!old && new URLSearchParams(location.search).get('view') === '3d') setView('3d');
   if (variant !== app.variant || newGame) {
     if (variant !== app.variant) {
       app.variant = variant;
-      board.setVariant(variant);
+      boards.setVariant(variant);
       showLegend(variant);
       $('levels-note').textContent = variant.levels_note;
     }
@@ -123,7 +168,7 @@ function onState(s) {
     const team1Only = s.seats.some((x) => x === 'human') && s.seats.every((x, c) => x !== 'human' || (c & 1) === 1);
     if (team1Only !== app.flipped) {
       app.flipped = team1Only;
-      board.setFlipped(app.flipped);
+      boards.setFlipped(app.flipped);
     }
   }
   if (!old || old.fen !== s.fen || old.game !== s.game) {
@@ -138,7 +183,8 @@ function render() {
   const v = app.variant;
   if (!s || !v) return;
   if (app.viewPly === null) {
-    board.setPosition(s);
+    app.shown = s;
+    boards.setPosition(s);
     $('history-banner').hidden = true;
   }
   paintSelection();
@@ -223,7 +269,7 @@ function paintSelection() {
   const sel = app.selection;
   const targets = new Map();
   for (const [to, ms] of candidates()) targets.set(to, { shot: ms.some((m) => m.flag === 'shot') && ms.every((m) => m.flag === 'shot') });
-  board.setSelection(sel && sel.from !== undefined ? sel.from : null, targets);
+  boards.setSelection(sel && sel.from !== undefined ? sel.from : null, targets);
 }
 
 function pieceAt(cell) {
@@ -330,7 +376,9 @@ function attempt(moves, cell) {
     });
     chooser.append(b);
   }
-  const r = document.querySelector(`[data-cell="${app.variant.cells[cell].name}"]`).getBoundingClientRect();
+  const name = app.variant.cells[cell].name;
+  const at = app.view === '3d' ? view3d.screenOf(name) : null;
+  const r = at ? { left: at.x, bottom: at.y + 20 } : document.querySelector(`[data-cell="${name}"]`).getBoundingClientRect();
   chooser.style.left = `${Math.max(4, Math.min(innerWidth - 360, r.left))}px`;
   chooser.style.top = `${Math.min(innerHeight - 160, r.bottom + 4)}px`;
   chooser.hidden = false;
@@ -380,8 +428,9 @@ function navigate(ply) {
 }
 
 function showPast(p) {
-  board.setPosition(p);
-  board.setSelection(null, new Map());
+  app.shown = p;
+  boards.setPosition(p);
+  boards.setSelection(null, new Map());
   const b = $('history-banner');
   b.hidden = false;
   b.textContent = `Looking at the position after move ${p.ply} of ${app.state.moves.length} — End (») returns to the game.`;
@@ -432,10 +481,12 @@ function importGame() {
 // Buttons and keys.
 
 $('new-game').addEventListener('click', () => dialog.open(app.state));
+$('view-toggle').addEventListener('click', () => setView(app.view === '3d' ? '2d' : '3d'));
+$('ortho').addEventListener('change', () => view3d?.setOrthographic($('ortho').checked));
 $('takeback').addEventListener('click', () => conn.send({ type: 'takeback' }));
 $('flip').addEventListener('click', () => {
   app.flipped = !app.flipped;
-  board.setFlipped(app.flipped);
+  boards.setFlipped(app.flipped);
   render();
 });
 $('resign').addEventListener('click', () => {
@@ -472,6 +523,7 @@ document.addEventListener('keydown', (e) => {
     End: () => nav('end'),
     f: () => $('flip').click(),
     a: () => analysing() && analysis.toggle(),
+    v: () => $('view-toggle').click(),
     '/': () => $('typed-move-input').focus(),
     n: () => $('new-game').click(),
     t: () => $('takeback').click(),
@@ -487,5 +539,5 @@ document.addEventListener('keydown', (e) => {
 });
 document.addEventListener('pointerdown', (e) => {
   // A press on the board closes it in press() (and may open it again).
-  if (!e.target.closest('#chooser, #board')) $('chooser').hidden = true;
+  if (!e.target.closest('#chooser, #board, #board3d')) $('chooser').hidden = true;
 });

@@ -32,6 +32,21 @@ pub static ASSETS: &[Asset] = &[
     asset!("/js/newgame.js", "text/javascript; charset=utf-8"),
     asset!("/js/panel.js", "text/javascript; charset=utf-8"),
     asset!("/js/analysis.js", "text/javascript; charset=utf-8"),
+    asset!("/js/view3d.js", "text/javascript; charset=utf-8"),
+    // three.js, vendored by scripts/vendor_three.sh (MIT: its LICENSE is served beside it).
+    asset!(
+        "/vendor/three/three.module.js",
+        "text/javascript; charset=utf-8"
+    ),
+    asset!(
+        "/vendor/three/three.core.js",
+        "text/javascript; charset=utf-8"
+    ),
+    asset!(
+        "/vendor/three/OrbitControls.js",
+        "text/javascript; charset=utf-8"
+    ),
+    asset!("/vendor/three/LICENSE", "text/plain; charset=utf-8"),
 ];
 
 /// The file served at `path` (`/` is the page).

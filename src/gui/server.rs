@@ -173,8 +173,13 @@ async fn file(req: Request) -> Response {
     h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     h.insert(
         header::CONTENT_SECURITY_POLICY,
+        // The one inline script allowed is the page's import map (which lets three.js's
+        // OrbitControls import 'three'), by its SHA-256: changing the map changes the hash
+        // (the browser's console says the new one), and the 3D view's browser test fails
+        // until it is updated here.
         HeaderValue::from_static(
             "default-src 'self'; connect-src 'self'; img-src 'self' data: blob:; \
+             script-src 'self' 'sha256-bjti+b6l9xLljm61N60myWwZZPOiJKRDUBnzgUGvVhc='; \
              style-src 'self' 'unsafe-inline'; frame-ancestors 'none'",
         ),
     );

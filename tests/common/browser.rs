@@ -144,6 +144,8 @@ impl Browser {
                     "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                     "--disable-background-networking", "--disable-component-update", "--no-first-run",
                     "--disable-sync", "--disable-quic", "--disable-extensions",
+                    // WebGL for the 3D view, in software (there is no GPU).
+                    "--enable-unsafe-swiftshader",
                     format!("--window-size={width},{height}"),
                     format!("--user-data-dir={}", profile.display()),
                 ]
@@ -244,6 +246,28 @@ impl Browser {
             .perform_actions(mouse)
             .await
             .unwrap_or_else(|e| panic!("drag {from} to {to}: {e}"));
+    }
+
+    /// Clicks the point (`x`, `y`) of the viewport (CSS pixels) with the mouse: moves there,
+    /// presses and releases.
+    pub async fn click_at(&self, x: f64, y: f64) {
+        use fantoccini::actions::{InputSource, MOUSE_BUTTON_LEFT, MouseActions, PointerAction};
+        let mouse = MouseActions::new("mouse".into())
+            .then(PointerAction::MoveTo {
+                duration: Some(Duration::from_millis(50)),
+                x,
+                y,
+            })
+            .then(PointerAction::Down {
+                button: MOUSE_BUTTON_LEFT,
+            })
+            .then(PointerAction::Up {
+                button: MOUSE_BUTTON_LEFT,
+            });
+        self.client
+            .perform_actions(mouse)
+            .await
+            .unwrap_or_else(|e| panic!("click at ({x}, {y}): {e}"));
     }
 
     /// Types `text` into the element `css` and presses Enter.
