@@ -155,7 +155,7 @@ async fn the_3d_view_draws_selects_and_moves_as_the_2d_board() {
     b.wait("#board:not([hidden])").await;
     assert_eq!(
         b.attrs(".cell.selected", "data-cell").await,
-        [piece.clone()]
+        vec![piece.clone()]
     );
     let flat: BTreeSet<String> = b.targets().await.into_iter().collect();
     assert_eq!(flat, shown);
