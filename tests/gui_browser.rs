@@ -613,6 +613,30 @@ async fn screenshots_for_the_docs() {
         tokio::time::sleep(Duration::from_millis(300)).await;
         b.screenshot(&dir.join(format!("{}.png", v.name()))).await;
     }
+    // The 3D view of that Polyhedron game (the last 2D one above is Future Generation's).
+    let moves = engine_game("polyhedron", 8);
+    b.open(&format!(
+        "variant=polyhedron&side=white&{NODES}&view=3d&moves={}",
+        moves.join(",")
+    ))
+    .await;
+    b.wait_moves(moves.len()).await;
+    b.wait("#view3d").await;
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    b.screenshot(&dir.join("view3d.png")).await;
+    // An analysis board of a Pentaplane game: three lines, then a variation from one.
+    let moves = engine_game("pentaplane", 6);
+    b.open(&format!(
+        "variant=pentaplane&mode=analysis&moves={}",
+        moves.join(",")
+    ))
+    .await;
+    b.wait(".pv-line:nth-child(3)").await;
+    tokio::time::sleep(Duration::from_millis(3000)).await;
+    b.run("document.querySelector('.pv-line:nth-child(2) .pv-move[data-index=\"1\"]')?.click();")
+        .await;
+    tokio::time::sleep(Duration::from_millis(4000)).await;
+    b.screenshot(&dir.join("analysis.png")).await;
     b.close().await;
 }
 
