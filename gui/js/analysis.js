@@ -100,6 +100,12 @@ export class AnalysisPanel {
     this.state = state;
     this.variant = variant;
     this.tree.current = this.tree.follow(0, state.moves.map((m) => m.move));
+    // Comments (the engine's, or an opened game's) go with their moves.
+    let at = this.tree.current;
+    for (let k = state.moves.length - 1; k >= 0 && at; k--) {
+      if (state.moves[k].comment) this.tree.nodes[at].comment = state.moves[k].comment;
+      at = this.tree.nodes[at].parent;
+    }
     if (this.fen !== state.fen || this.multipv !== state.multipv) {
       this.fen = state.fen;
       this.multipv = state.multipv;
@@ -186,6 +192,12 @@ export class AnalysisPanel {
       li.title = `${COLOURS[colour].name}: ${n.move}`;
       const number = Math.floor((this.firstColour + n.ply - 1) / colours) + 1;
       li.textContent = colour === 0 || numbered ? `${number}.${colour === 0 ? '' : '..'} ${n.move}` : n.move;
+      if (n.comment) {
+        const c = document.createElement('span');
+        c.className = 'comment';
+        c.textContent = `{${n.comment}}`;
+        li.append(c);
+      }
       if (!t.onMainLine(id)) li.classList.add('variation');
       if (id === t.current) li.classList.add('current');
       li.addEventListener('click', () => this.goTo(id));

@@ -128,6 +128,9 @@ function onMessage(msg) {
     case 'pgn':
       showExport(msg);
       break;
+    case 'games':
+      showGames(msg.games);
+      break;
     case 'position':
       if (app.viewPly === msg.ply) showPast(msg);
       break;
@@ -478,6 +481,50 @@ function importGame() {
   });
 }
 
+// Opening a PGN of many games.
+
+function openGames() {
+  $('games-dialog').showModal();
+}
+
+function loadPgn(text) {
+  if (text.trim()) conn.send({ type: 'load_pgn', pgn: text });
+}
+
+/** The list of the opened PGN's games: a click on one opens it on an analysis board. */
+function showGames(games) {
+  const body = $('games-list').querySelector('tbody');
+  body.replaceChildren();
+  for (const g of games) {
+    const tr = document.createElement('tr');
+    tr.dataset.game = g.index;
+    const cells = [g.index + 1, g.variant, g.players.join(' – '), g.result, g.error ? `cannot be shown: ${g.error}` : g.termination, Math.ceil(g.plies / Math.max(1, g.players.length))];
+    for (const c of cells) {
+      const td = document.createElement('td');
+      td.textContent = String(c);
+      tr.append(td);
+    }
+    tr.title = `${g.plies} plies`;
+    if (g.error) tr.classList.add('bad');
+    else {
+      tr.addEventListener('click', () => {
+        $('games-dialog').close();
+        conn.send({ type: 'view_game', index: g.index });
+      });
+    }
+    body.append(tr);
+  }
+  $('games-list').hidden = false;
+  if (!$('games-dialog').open) $('games-dialog').showModal();
+}
+
+$('open-pgn').addEventListener('click', openGames);
+$('pgn-file').addEventListener('change', async (e) => {
+  const f = e.target.files[0];
+  if (f) loadPgn(await f.text());
+});
+$('pgn-open').addEventListener('click', () => loadPgn($('pgn-text').value));
+
 // Buttons and keys.
 
 $('new-game').addEventListener('click', () => dialog.open(app.state));
@@ -524,6 +571,7 @@ document.addEventListener('keydown', (e) => {
     f: () => $('flip').click(),
     a: () => analysing() && analysis.toggle(),
     v: () => $('view-toggle').click(),
+    o: () => openGames(),
     '/': () => $('typed-move-input').focus(),
     n: () => $('new-game').click(),
     t: () => $('takeback').click(),

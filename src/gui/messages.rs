@@ -57,6 +57,18 @@ pub enum ClientMessage {
         /// The moves from the start, protocol notation.
         moves: Vec<String>,
     },
+    /// Open a PGN text of any number of games (as `strata match` writes them, any variant):
+    /// answered with `games`, the list.
+    LoadPgn {
+        /// The PGN text.
+        pgn: String,
+    },
+    /// Show game `index` of the PGN opened last, as an analysis board on its last
+    /// position, its moves with their comments.
+    ViewGame {
+        /// From 0.
+        index: usize,
+    },
 }
 
 /// The most lines analysis shows.
@@ -180,11 +192,35 @@ pub enum ServerMessage {
         /// In words.
         message: String,
     },
+    /// The games of a PGN opened with `load_pgn`.
+    Games {
+        /// One per game, in order.
+        games: Vec<GameSummary>,
+    },
     /// A message that was refused, and why; nothing changed.
     Error {
         /// In words.
         message: String,
     },
+}
+
+/// A game of an opened PGN, as the list shows it.
+#[derive(Clone, Debug, Serialize)]
+pub struct GameSummary {
+    /// Its number in the file, from 0.
+    pub index: usize,
+    /// The variant's protocol name (as its `Variant` tag says).
+    pub variant: String,
+    /// The players by colour (the `White`, `Black`, `Gold`, `Silver` tags present).
+    pub players: Vec<String>,
+    /// `1-0`, `0-1`, `1/2-1/2`, `*`.
+    pub result: String,
+    /// The `Termination` tag, and the last comment (the referee's reason), if any.
+    pub termination: String,
+    /// Moves (plies).
+    pub plies: usize,
+    /// Why it cannot be shown (a move the rules refuse, an unknown variant), if so.
+    pub error: Option<String>,
 }
 
 /// The variants and the engine.

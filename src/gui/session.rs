@@ -13,8 +13,9 @@ use std::time::{Duration, Instant, SystemTime};
 use super::describe::{self, cell_named, legal_moves, move_cells};
 use super::engine::{EngineHandle, Report, Request};
 use super::messages::{
-    ClientMessage, ClockSpec, EngineLimit, EngineReport, EngineView, Hello, LastMove, MAX_MULTIPV,
-    Mode, MoveView, NewGame, PositionView, ResultView, Seat, ServerMessage, State, VariantView,
+    ClientMessage, ClockSpec, EngineLimit, EngineReport, EngineView, GameSummary, Hello, LastMove,
+    MAX_MULTIPV, Mode, MoveView, NewGame, PositionView, ResultView, Seat, ServerMessage, State,
+    VariantView,
 };
 use crate::rules::piece::Colour;
 use crate::rules::{AnyGame, Game, MoveError, Variant};
@@ -77,6 +78,9 @@ struct GameState {
     /// Where the game started and each colour's limits, to replay a line from the start.
     start_fen: Option<String>,
     limits: Vec<Limits>,
+    /// A game opened from a PGN: its moves and their comments, shown with the moves played
+    /// as long as they follow it.
+    loaded: Vec<(String, String)>,
 }
 
 impl GameState {
@@ -99,6 +103,8 @@ pub struct Session {
     games: u64,
     thinks: u64,
     outbox: Vec<ServerMessage>,
+    /// The games of the PGN opened last.
+    library: Vec<crate::runner::pgn::PgnGame>,
 }
 
 impl Session {
@@ -114,6 +120,7 @@ impl Session {
             games: 0,
             thinks: 0,
             outbox: Vec::new(),
+            library: Vec::new(),
         }
     }
 
@@ -174,6 +181,8 @@ impl Session {
             ClientMessage::Show { ply } => self.show(ply),
             ClientMessage::Analyse { on, multipv } => self.analyse(on, multipv),
             ClientMessage::Line { moves } => self.set_line(&moves),
+            ClientMessage::LoadPgn { pgn } => self.load_pgn(&pgn),
+            ClientMessage::ViewGame { index } => self.view_game(index),
         }
     }
 
@@ -301,6 +310,7 @@ impl Session {
             multipv: self.game.as_ref().map_or(DEFAULT_MULTIPV, |g| g.multipv),
             start_fen: opening.1,
             limits,
+            loaded: Vec::new(),
         };
         g.ending = g.referee.outcome();
         self.game = Some(g);
@@ -433,6 +443,79 @@ impl Session {
             self.interrupt_engine();
             self.maybe_think();
         }
+        self.push_state();
+        Ok(())
+    }
+
+    /// Reads every game of `text` and lists them.
+    fn load_pgn(&mut self, text: &str) -> Result<(), String> {
+        let games = pgn::read_games(text);
+        if games.is_empty() {
+            return Err("the PGN holds no game".into());
+        }
+        let summaries = games
+            .iter()
+            .enumerate()
+            .map(|(index, g)| GameSummary {
+                index,
+                variant: g.tag("Variant").unwrap_or("chess").to_lowercase(),
+                players: ["White", "Black", "Gold", "Silver"]
+                    .iter()
+                    .filter_map(|c| g.tag(c).map(str::to_string))
+                    .collect(),
+                result: g
+                    .result
+                    .clone()
+                    .or(g.tag("Result").map(str::to_string))
+                    .unwrap_or("*".into()),
+                termination: termination_of(g),
+                plies: g.moves.len(),
+                error: g.replay().err(),
+            })
+            .collect();
+        self.library = games;
+        self.outbox.push(ServerMessage::Games { games: summaries });
+        Ok(())
+    }
+
+    /// Shows game `index` of the library as an analysis board on its last position.
+    fn view_game(&mut self, index: usize) -> Result<(), String> {
+        let game = self
+            .library
+            .get(index)
+            .ok_or_else(|| {
+                format!(
+                    "there is no game {index} (the PGN has {})",
+                    self.library.len()
+                )
+            })?
+            .clone();
+        let variant = match game.tag("Variant") {
+            None => "chess".to_string(),
+            Some(v) if v.eq_ignore_ascii_case("standard") => "chess".to_string(),
+            Some(v) => v.to_lowercase(),
+        };
+        self.new_game(NewGame {
+            variant,
+            fen: game.tag("FEN").map(str::to_string),
+            moves: game.moves.clone(),
+            mode: Mode::Analysis,
+            ..NewGame::default()
+        })?;
+        if let Some(g) = self.game.as_mut() {
+            // The players as the PGN names them.
+            let names: Vec<String> = ["White", "Black", "Gold", "Silver"]
+                .iter()
+                .filter_map(|c| game.tag(c).map(str::to_string))
+                .collect();
+            if names.len() == g.names.len() {
+                g.names = names;
+            }
+            g.loaded = game.moves.into_iter().zip(game.move_comments).collect();
+        }
+        // One state, with the comments.
+        self.outbox
+            .retain(|m| !matches!(m, ServerMessage::State(_)));
         self.push_state();
         Ok(())
     }
@@ -915,10 +998,14 @@ fn state_of(g: &GameState) -> State {
                 mv: m.name.clone(),
                 colour: m.colour.0,
                 number: m.number,
-                comment: m.info.score.map(|s| match m.info.depth {
-                    Some(d) => format!("{}/{d}", s.pgn()),
-                    None => s.pgn(),
-                }),
+                comment: m
+                    .info
+                    .score
+                    .map(|s| match m.info.depth {
+                        Some(d) => format!("{}/{d}", s.pgn()),
+                        None => s.pgn(),
+                    })
+                    .or_else(|| loaded_comment(g, i)),
             })
             .collect(),
         last: g
@@ -939,6 +1026,31 @@ fn state_of(g: &GameState) -> State {
         mode: g.mode,
         multipv: g.multipv,
     }
+}
+
+/// The opened PGN's comment of ply `i` (from 0), while the moves so far follow that game.
+fn loaded_comment(g: &GameState, i: usize) -> Option<String> {
+    let moves = g.referee.moves();
+    let follows = g.loaded.len() > i
+        && moves[..=i]
+            .iter()
+            .zip(&g.loaded)
+            .all(|(m, (name, _))| &m.name == name);
+    follows
+        .then(|| g.loaded[i].1.clone())
+        .filter(|c| !c.is_empty())
+}
+
+/// How a PGN game ended, in words: its `Termination` tag and the referee's reason (the
+/// comment after the last move's own).
+fn termination_of(g: &crate::runner::pgn::PgnGame) -> String {
+    let own = g.move_comments.iter().filter(|c| !c.is_empty()).count();
+    let reason = g.comments.last().filter(|_| g.comments.len() > own);
+    [g.tag("Termination"), reason.map(String::as_str)]
+        .into_iter()
+        .flatten()
+        .collect::<Vec<_>>()
+        .join(": ")
 }
 
 /// A referee for `variant` from `fen` (or the start) after `moves`, each checked: the first

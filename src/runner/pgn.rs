@@ -133,6 +133,8 @@ pub struct PgnGame {
     pub moves: Vec<String>,
     /// The comments, in order.
     pub comments: Vec<String>,
+    /// Per move, the comment right after it (empty when none): `+0.35/12 0.412s`.
+    pub move_comments: Vec<String>,
     /// The game termination marker, if present.
     pub result: Option<String>,
 }
@@ -183,7 +185,9 @@ pub fn read_games(text: &str) -> Vec<PgnGame> {
     let mut chars = text.chars().peekable();
     let mut depth = 0usize;
     let mut word = String::new();
-    let flush_word = |word: &mut String, cur: &mut PgnGame, depth: usize| {
+    // Whether the last thing read at the top level was a move (a comment then is its).
+    let mut after_move = false;
+    let flush_word = |word: &mut String, cur: &mut PgnGame, depth: usize, after: &mut bool| {
         if word.is_empty() {
             return;
         }
@@ -201,10 +205,13 @@ pub fn read_games(text: &str) -> Vec<PgnGame> {
         if w.is_empty() {
             return;
         }
+        *after = false;
         if is_result(&w) {
             cur.result = Some(w);
         } else {
             cur.moves.push(w);
+            cur.move_comments.push(String::new());
+            *after = true;
         }
     };
     while let Some(c) = chars.next() {
@@ -231,7 +238,7 @@ pub fn read_games(text: &str) -> Vec<PgnGame> {
                 in_moves = false;
             }
             '{' => {
-                flush_word(&mut word, &mut cur, depth);
+                flush_word(&mut word, &mut cur, depth, &mut after_move);
                 let mut comment = String::new();
                 for d in chars.by_ref() {
                     if d == '}' {
@@ -240,12 +247,16 @@ pub fn read_games(text: &str) -> Vec<PgnGame> {
                     comment.push(d);
                 }
                 if depth == 0 {
+                    if after_move && let Some(last) = cur.move_comments.last_mut() {
+                        *last = comment.trim().to_string();
+                    }
+                    after_move = false;
                     cur.comments.push(comment);
                 }
                 in_moves = true;
             }
             ';' => {
-                flush_word(&mut word, &mut cur, depth);
+                flush_word(&mut word, &mut cur, depth, &mut after_move);
                 for d in chars.by_ref() {
                     if d == '\n' {
                         break;
@@ -253,16 +264,16 @@ pub fn read_games(text: &str) -> Vec<PgnGame> {
                 }
             }
             '(' => {
-                flush_word(&mut word, &mut cur, depth);
+                flush_word(&mut word, &mut cur, depth, &mut after_move);
                 depth += 1;
             }
             ')' => {
-                flush_word(&mut word, &mut cur, depth);
+                flush_word(&mut word, &mut cur, depth, &mut after_move);
                 depth = depth.saturating_sub(1);
             }
             c if c.is_whitespace() => {
                 let had_result = {
-                    flush_word(&mut word, &mut cur, depth);
+                    flush_word(&mut word, &mut cur, depth, &mut after_move);
                     cur.result.is_some()
                 };
                 if had_result {
@@ -276,7 +287,7 @@ pub fn read_games(text: &str) -> Vec<PgnGame> {
             }
         }
     }
-    flush_word(&mut word, &mut cur, depth);
+    flush_word(&mut word, &mut cur, depth, &mut after_move);
     if !cur.moves.is_empty() || !cur.tags.is_empty() || cur.result.is_some() {
         games.push(cur);
     }
@@ -305,7 +316,13 @@ mod tests {
         assert_eq!(g[0].moves, vec!["e2e4", "e7e5", "g1f3", "b8c6", "O@e4"]);
         assert_eq!(g[0].result.as_deref(), Some("1-0"));
         assert_eq!(g[0].comments.len(), 3);
+        // Each move's own comment (none after b8c6: its NAG and line comment are skipped).
+        assert_eq!(
+            g[0].move_comments,
+            ["book", "+0.10/3 0.001s", "", "", "White wins"]
+        );
         assert_eq!(g[1].moves, vec!["d2d4"]);
+        assert_eq!(g[1].move_comments, [""]);
         assert_eq!(g[1].result.as_deref(), Some("*"));
     }
 }
