@@ -140,6 +140,18 @@ async fn analysis_lines_follow_the_board_and_a_click_makes_a_variation() {
     b.click("#moves > .mv[data-move=\"g1f3\"]").await;
     lines_of(&b, &played, 2).await;
     assert_eq!(b.attrs("#moves .mv.variation", "data-move").await, clicked);
+    // Move sounds are off by default; on, a move played makes one.
+    assert_eq!(
+        b.run("return document.body.dataset.sounds ?? null;").await,
+        serde_json::Value::Null
+    );
+    b.click("#sound").await;
+    b.type_into("#typed-move-input", "b8c6").await;
+    let until = Instant::now() + PATIENCE;
+    while b.run("return document.body.dataset.sounds ?? null;").await != serde_json::json!("1") {
+        assert!(Instant::now() < until, "no sound for the move");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
     // Stop: the button says so and the lines stay as they were.
     b.click("#analyse").await;
     let until = Instant::now() + PATIENCE;

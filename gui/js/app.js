@@ -142,9 +142,30 @@ function myTurn() {
   return !!s && !s.result && s.seats[s.to_move] === 'human' && s.legal.length > 0 && app.viewPly === null;
 }
 
+/**
+ * A short click for a move, lower for a capture (optional, off by default; the choice is
+ * remembered by the browser). Made with WebAudio: no sound file.
+ */
+function moveSound(capture) {
+  if (!$('sound').checked) return;
+  const ctx = (moveSound.ctx ??= new AudioContext());
+  const osc = ctx.createOscillator();
+  const gain = ctx.createGain();
+  osc.frequency.value = capture ? 330 : 660;
+  gain.gain.setValueAtTime(0.15, ctx.currentTime);
+  gain.gain.exponentialRampToValueAtTime(0.001, ctx.currentTime + 0.12);
+  osc.connect(gain).connect(ctx.destination);
+  osc.start();
+  osc.stop(ctx.currentTime + 0.12);
+  document.body.dataset.sounds = String(Number(document.body.dataset.sounds ?? 0) + 1);
+}
+
 function onState(s) {
   const old = app.state;
   app.state = s;
+  if (old && old.game === s.game && s.moves.length === old.moves.length + 1) {
+    moveSound(s.pieces.length < old.pieces.length);
+  }
   const variant = app.hello.variants.find((v) => v.name === s.variant);
   const newGame = !old || old.game !== s.game;
   if (s.mode === 'analysis') {
@@ -528,6 +549,8 @@ $('pgn-open').addEventListener('click', () => loadPgn($('pgn-text').value));
 // Buttons and keys.
 
 $('new-game').addEventListener('click', () => dialog.open(app.state));
+$('sound').checked = localStorage.getItem('strata-sound') === 'on';
+$('sound').addEventListener('change', () => localStorage.setItem('strata-sound', $('sound').checked ? 'on' : 'off'));
 $('view-toggle').addEventListener('click', () => setView(app.view === '3d' ? '2d' : '3d'));
 $('ortho').addEventListener('change', () => view3d?.setOrthographic($('ortho').checked));
 $('takeback').addEventListener('click', () => conn.send({ type: 'takeback' }));
