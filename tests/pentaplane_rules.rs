@@ -775,6 +775,8 @@ fn protocol_reads_pentaplane_positions_and_counts() {
         "setoption name UCI_Variant value pentaplane".to_string(),
         format!("position fen {setup} w 0 1 moves Ca2Ca3 Cb4Cb3 Ca3Ba3"),
         "go perft 2".to_string(),
+        // The perft runs on its own thread; `d` waits for it to finish.
+        "d".to_string(),
     ] {
         assert!(e.handle_line(&line));
     }
@@ -782,7 +784,15 @@ fn protocol_reads_pentaplane_positions_and_counts() {
     let mut g = game(&format!("{setup} w 0 1"));
     play(&mut g, &["Ca2Ca3", "Cb4Cb3", "Ca3Ba3"]);
     let expected = format!("Nodes searched: {}", engine_perft(&mut g, 2));
-    assert_eq!(lines.last(), Some(&expected), "{lines:?}");
+    let counted = lines.iter().position(|l| l.starts_with("Nodes searched"));
+    assert_eq!(counted.map(|i| &lines[i]), Some(&expected), "{lines:?}");
+    // It is the perft's last line: the board that `d` prints comes after it.
+    assert!(
+        lines[counted.unwrap() + 1..]
+            .iter()
+            .any(|l| l.starts_with("Fen: ")),
+        "{lines:?}"
+    );
     assert_eq!(e.game().fen(), g.fen());
     // A bad FEN or move leaves the position unchanged and says why.
     assert!(e.handle_line("position fen 5/5/5/5/5 w"));
