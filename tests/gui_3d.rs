@@ -6,19 +6,11 @@
 
 mod common;
 
-use common::browser::{Browser, ONE_AT_A_TIME, PATIENCE, available};
+use common::browser::{Browser, ONE_AT_A_TIME, PATIENCE, available, shot_path};
 use std::collections::BTreeSet;
-use std::path::PathBuf;
 use std::time::{Duration, Instant};
 use strata::gui::describe::legal_moves;
 use strata::rules::{AnyGame, Variant};
-
-fn shot_path(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join("..")
-        .join("gui-screenshots")
-        .join(format!("{name}.png"))
-}
 
 /// Every legal move's (from, to) cell names in `variant`'s start position.
 fn start_moves(variant: Variant) -> Vec<(String, String)> {

@@ -5,17 +5,9 @@
 
 mod common;
 
-use common::browser::{Browser, ONE_AT_A_TIME, PATIENCE, available};
-use std::path::PathBuf;
+use common::browser::{Browser, ONE_AT_A_TIME, PATIENCE, available, shot_path};
 use std::time::{Duration, Instant};
 use strata::rules::{AnyGame, Game, Variant};
-
-fn shot_path(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join("..")
-        .join("gui-screenshots")
-        .join(format!("{name}.png"))
-}
 
 /// The position of `variant` after `moves` from the start.
 fn after(variant: Variant, moves: &[&str]) -> AnyGame {

@@ -507,6 +507,15 @@ fn legal_line(variant: &str, fen: &str, pv: &[Value]) -> bool {
     })
 }
 
+/// Every line of `lines` is for `colour` and legal from the position of `state` (chess).
+fn assert_all_legal(lines: &[Value], state: &Value, colour: u8) {
+    let fen = state["fen"].as_str().unwrap();
+    for l in lines {
+        assert_eq!(l["colour"], colour, "{l}");
+        assert!(legal_line("chess", fen, l["pv"].as_array().unwrap()), "{l}");
+    }
+}
+
 /// Engine lines of the current search until every line 1..=n has reached `depth`.
 async fn analysis_lines(ws: &mut Socket, n: u64, depth: u64) -> Vec<Value> {
     let mut best: Vec<Option<Value>> = vec![None; n as usize];
@@ -559,17 +568,10 @@ async fn an_analysis_board_analyses_each_position_it_is_set_to() {
     .await;
     let s = state_where(&mut ws, |s| s["thinking"] == true).await;
     assert_eq!(s["multipv"], 3);
-    let fen = s["fen"].as_str().unwrap().to_string();
     let lines = analysis_lines(&mut ws, 3, 4).await;
     let firsts: std::collections::HashSet<_> = lines.iter().map(|l| l["pv"][0].clone()).collect();
     assert_eq!(firsts.len(), 3, "three different moves: {lines:?}");
-    for l in &lines {
-        assert_eq!(l["colour"], 1);
-        assert!(
-            legal_line("chess", &fen, l["pv"].as_array().unwrap()),
-            "{l}"
-        );
-    }
+    assert_all_legal(&lines, &s, 1);
     // Bad lines and bad numbers change nothing.
     for (bad, says) in [
         (
@@ -591,17 +593,7 @@ async fn an_analysis_board_analyses_each_position_it_is_set_to() {
     send(&mut ws, json!({"type": "move", "move": "c7c5"})).await;
     let s = state_where(&mut ws, |s| moves(s) == ["e2e4", "c7c5"]).await;
     assert_eq!(s["thinking"], true);
-    for l in analysis_lines(&mut ws, 3, 3).await {
-        assert_eq!(l["colour"], 0);
-        assert!(
-            legal_line(
-                "chess",
-                s["fen"].as_str().unwrap(),
-                l["pv"].as_array().unwrap()
-            ),
-            "{l}"
-        );
-    }
+    assert_all_legal(&analysis_lines(&mut ws, 3, 3).await, &s, 0);
     send(
         &mut ws,
         json!({"type": "line", "moves": ["d2d4", "d7d5", "c2c4"]}),
@@ -615,17 +607,9 @@ async fn an_analysis_board_analyses_each_position_it_is_set_to() {
     .await;
     let s2 = state_where(&mut ws, |s| s["multipv"] == 1).await;
     assert_eq!(s2["fen"], s["fen"]);
-    for l in analysis_lines(&mut ws, 1, 3).await {
-        assert_eq!(l["multipv"], 1);
-        assert!(
-            legal_line(
-                "chess",
-                s["fen"].as_str().unwrap(),
-                l["pv"].as_array().unwrap()
-            ),
-            "{l}"
-        );
-    }
+    let lines = analysis_lines(&mut ws, 1, 3).await;
+    assert!(lines.iter().all(|l| l["multipv"] == 1), "{lines:?}");
+    assert_all_legal(&lines, &s, 1);
     // Stopped: no more lines.
     send(&mut ws, json!({"type": "analyse", "on": false})).await;
     let s = state_where(&mut ws, |s| s["thinking"] == false).await;

@@ -14,19 +14,12 @@
 
 mod common;
 
-use common::browser::{Browser, ONE_AT_A_TIME, available, level_of};
+use common::browser::{Browser, ONE_AT_A_TIME, available, level_of, shot_path};
 use std::path::PathBuf;
 use std::time::Duration;
 
 /// Engine moves are quick: a fixed number of nodes.
 const NODES: &str = "nodes=3000";
-
-fn shot_path(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join("..")
-        .join("gui-screenshots")
-        .join(format!("{name}.png"))
-}
 
 async fn browser() -> Option<Browser> {
     browser_of_size(1500, 1000).await

@@ -7,20 +7,13 @@
 
 mod common;
 
-use common::browser::{Browser, ONE_AT_A_TIME, PATIENCE, available};
+use common::browser::{Browser, ONE_AT_A_TIME, PATIENCE, available, shot_path};
 use std::collections::BTreeSet;
 use std::process::Command;
 use std::time::{Duration, Instant};
 use strata::gui::describe::{pieces, variant_view};
 use strata::rules::{AnyGame, Variant};
 use strata::runner::pgn::read_games;
-
-fn shot_path(name: &str) -> std::path::PathBuf {
-    std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join("..")
-        .join("gui-screenshots")
-        .join(format!("{name}.png"))
-}
 
 /// The pieces of `game` as the page labels its cells: `Cc3, White Unicorn`.
 fn labels(variant: Variant, game: &AnyGame) -> BTreeSet<String> {

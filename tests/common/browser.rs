@@ -371,6 +371,14 @@ impl Browser {
     }
 }
 
+/// Where a test's screenshot `name` goes: `target/gui-screenshots/NAME.png`.
+pub fn shot_path(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join("..")
+        .join("gui-screenshots")
+        .join(format!("{name}.png"))
+}
+
 /// The level letter of a 3D cell name (`Cc3` -> 'C').
 pub fn level_of(cell: &str) -> char {
     cell.chars().next().unwrap_or('?')
