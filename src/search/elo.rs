@@ -37,7 +37,9 @@ const CHESS: Ladder = &[
     (20.0, 2075.0),
 ];
 // The other variants: self-play steps between levels, anchored by giving level 10 its chess
-// Elo (1768); above a ladder's top the engine plays at full strength.
+// Elo (1768); above a ladder's top the engine plays at full strength. Polyhedron's levels
+// between 6 and 7 (where the two-ply minimum is drawn) were measured inside that band by
+// UCI_Elo pairs; future-generation's ladder is that of its four-ply round (skill.rs).
 const POLE: Ladder = &[
     (0.0, 467.0),
     (3.0, 775.0),
@@ -50,9 +52,12 @@ const POLE: Ladder = &[
     (19.0, 2612.0),
 ];
 const POLYHEDRON: Ladder = &[
-    (0.0, 641.0),
-    (3.0, 871.0),
-    (5.0, 963.0),
+    (0.0, 779.0),
+    (3.0, 1009.0),
+    (5.0, 1101.0),
+    (6.0, 1157.0),
+    (6.2, 1209.0),
+    (6.5, 1520.0),
     (7.0, 1761.0),
     (10.0, 1768.0),
     (15.0, 1857.0),
@@ -75,12 +80,14 @@ const PENTAPLANE: Ladder = &[
     (15.0, 2058.0),
 ];
 const FUTURE_GENERATION: Ladder = &[
-    (0.0, 1641.0),
-    (3.0, 1676.0),
-    (7.0, 1690.0),
+    (0.0, 1229.0),
+    (2.0, 1329.0),
+    (4.0, 1511.0),
+    (6.0, 1684.0),
+    (7.0, 1754.0),
     (10.0, 1768.0),
-    (15.0, 2372.0),
-    (19.0, 2548.0),
+    (15.0, 1826.0),
+    (19.0, 1960.0),
 ];
 
 fn ladder(variant: Variant) -> Ladder {
