@@ -90,6 +90,12 @@ impl ChessPosition {
         &self.board
     }
 
+    /// The placement, to change by hand (an editor): the caller is to check the result
+    /// through the FEN reader ([`AnyGame::with_placement`](crate::rules::AnyGame::with_placement)).
+    pub(crate) fn board_mut(&mut self) -> &mut Board<1> {
+        &mut self.board
+    }
+
     /// The half-move clock (plies since the last capture or pawn move).
     pub fn halfmove_clock(&self) -> u32 {
         self.clocks.halfmove

@@ -105,6 +105,12 @@ impl FuturePosition {
         &self.board
     }
 
+    /// The placement, to change by hand (an editor): the caller is to check the result
+    /// through the FEN reader ([`AnyGame::with_placement`](crate::rules::AnyGame::with_placement)).
+    pub(crate) fn board_mut(&mut self) -> &mut Board<4> {
+        &mut self.board
+    }
+
     /// Whether `colour` has been eliminated (its King captured).
     #[inline(always)]
     pub fn is_eliminated(&self, colour: Colour) -> bool {

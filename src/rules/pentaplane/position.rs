@@ -79,6 +79,12 @@ impl PentaplanePosition {
         &self.board
     }
 
+    /// The placement, to change by hand (an editor): the caller is to check the result
+    /// through the FEN reader ([`AnyGame::with_placement`](crate::rules::AnyGame::with_placement)).
+    pub(crate) fn board_mut(&mut self) -> &mut Board<2> {
+        &mut self.board
+    }
+
     /// The board geometry: cell numbering, names, coordinates and rays (directions 0..6 are
     /// the rook directions, 6..18 the bishop directions, 18..26 the cube directions).
     pub fn geometry() -> &'static Geometry<2> {

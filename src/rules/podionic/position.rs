@@ -67,6 +67,12 @@ impl PodionicPosition {
         &self.board
     }
 
+    /// The placement, to change by hand (an editor): the caller is to check the result
+    /// through the FEN reader ([`AnyGame::with_placement`](crate::rules::AnyGame::with_placement)).
+    pub(crate) fn board_mut(&mut self) -> &mut Board<1> {
+        &mut self.board
+    }
+
     /// The board geometry: cell numbering, names, levels, planar steps.
     pub fn geometry() -> &'static Geometry<1> {
         &TABLES.geo

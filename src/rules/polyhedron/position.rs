@@ -90,6 +90,12 @@ impl PolyhedronPosition {
         &self.board
     }
 
+    /// The placement, to change by hand (an editor): the caller is to check the result
+    /// through the FEN reader ([`AnyGame::with_placement`](crate::rules::AnyGame::with_placement)).
+    pub(crate) fn board_mut(&mut self) -> &mut Board<5> {
+        &mut self.board
+    }
+
     /// `colour`'s reserve (the piece types it may promote to).
     pub fn reserve(&self, colour: Colour) -> &Reserve {
         &self.reserves[colour.idx()]
