@@ -262,6 +262,12 @@ async fn bad_messages_are_answered_and_change_nothing() {
         (json!({"type": "show", "ply": 5}).to_string(), "not 5"),
         (json!({"type": "draw_answer", "accept": true}).to_string(), "no draw offer"),
         (json!({"type": "takeback"}).to_string(), "no move to take back"),
+        (json!({"type": "compose", "variant": "chess", "fen": "8/8 w"}).to_string(), "FEN has 2 ranks"),
+        (json!({"type": "compose", "variant": "chess", "fen": fen, "pieces": [[0, 7, 0]]}).to_string(), "has no piece of colour 7"),
+        (json!({"type": "compose", "variant": "chess", "fen": fen, "pieces": [[0, 0, 200]]}).to_string(), "has no piece of colour 0 and kind 200"),
+        (json!({"type": "compose", "variant": "chess", "fen": fen, "pieces": [[9999, 0, 0]]}).to_string(), "has no cell 9999"),
+        (json!({"type": "view_game", "index": 0}).to_string(), "there is no game 0"),
+        (json!({"type": "load_pgn", "pgn": ""}).to_string(), "holds no game"),
     ] {
         ws.send(Message::Text(bad.clone().into())).await.unwrap();
         let e = next_of(&mut ws, "error").await;

@@ -5,6 +5,7 @@
 
 import { AnalysisPanel } from './analysis.js';
 import { Board } from './board.js';
+import { Editor } from './editor.js';
 import { Connection } from './connection.js';
 import { NewGameDialog, gameFromUrl } from './newgame.js';
 import { COLOURS, pieceSvg } from './pieces.js';
@@ -36,6 +37,22 @@ const board = new Board($('board'), { press, release });
 const clocks = new Clocks();
 const dialog = new NewGameDialog(startGame);
 const analysis = new AnalysisPanel((m) => conn.send(m), goToNode);
+const editor = new Editor(
+  (m) => conn.send(m),
+  (p) => {
+    app.shown = p;
+    boards.setPosition(p);
+    boards.setSelection(null, new Map());
+  },
+  (fen, mode) => {
+    editor.close();
+    const s = app.state;
+    const msg = { type: 'new_game', variant: s.variant, fen, ...app.settings };
+    if (mode === 'analysis') msg.mode = 'analysis';
+    else msg.seats = s.mode === 'analysis' ? undefined : s.seats;
+    startGame(msg);
+  },
+);
 
 // The boards: the 2D board always, the 3D view once asked for (its module and three.js
 // load then). Every change goes to both, so that switching keeps the selection and game.
@@ -120,6 +137,7 @@ function onMessage(msg) {
       showMessage(`Not allowed: ${msg.reason}.`);
       break;
     case 'error':
+      if (editor.active) editor.onError(msg.message);
       showMessage(msg.message);
       break;
     case 'engine_status':
@@ -130,6 +148,9 @@ function onMessage(msg) {
       break;
     case 'games':
       showGames(msg.games);
+      break;
+    case 'composed':
+      if (editor.active) editor.onComposed(msg);
       break;
     case 'position':
       if (app.viewPly === msg.ply) showPast(msg);
@@ -206,7 +227,9 @@ function render() {
   const s = app.state;
   const v = app.variant;
   if (!s || !v) return;
-  if (app.viewPly === null) {
+  if (editor.active) {
+    // The editor's position stays on the board until it is closed.
+  } else if (app.viewPly === null) {
     app.shown = s;
     boards.setPosition(s);
     $('history-banner').hidden = true;
@@ -237,7 +260,7 @@ function render() {
   $('takeback').disabled = !persons || s.moves.length === 0;
   $('resign').disabled = !persons || !!s.result || analysing();
   $('draw').disabled = !persons || !!s.result || analysing();
-  $('status').textContent = statusText(s);
+  $('status').textContent = editor.active ? 'Editing the position: the game waits until the editor is closed' : statusText(s);
 }
 
 function statusText(s) {
@@ -320,6 +343,10 @@ function select(sel, since = performance.now()) {
 function press(cell, since) {
   $('chooser').hidden = true;
   if (!app.state) return false;
+  if (editor.active) {
+    editor.press(cell);
+    return false;
+  }
   if (app.viewPly !== null) {
     showMessage('You are looking at an earlier position: press End (or ») to return to the game.', true);
     return false;
@@ -540,6 +567,14 @@ function showGames(games) {
 }
 
 $('open-pgn').addEventListener('click', openGames);
+$('edit').addEventListener('click', () => {
+  if (!app.state) return;
+  app.selection = null;
+  paintSelection();
+  editor.open(app.variant, app.shown ?? app.state);
+  render();
+});
+$('edit-done').addEventListener('click', () => render());
 $('pgn-file').addEventListener('change', async (e) => {
   const f = e.target.files[0];
   if (f) loadPgn(await f.text());
@@ -595,6 +630,7 @@ document.addEventListener('keydown', (e) => {
     a: () => analysing() && analysis.toggle(),
     v: () => $('view-toggle').click(),
     o: () => openGames(),
+    e: () => $('edit').click(),
     '/': () => $('typed-move-input').focus(),
     n: () => $('new-game').click(),
     t: () => $('takeback').click(),

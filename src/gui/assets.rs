@@ -33,6 +33,7 @@ pub static ASSETS: &[Asset] = &[
     asset!("/js/panel.js", "text/javascript; charset=utf-8"),
     asset!("/js/analysis.js", "text/javascript; charset=utf-8"),
     asset!("/js/view3d.js", "text/javascript; charset=utf-8"),
+    asset!("/js/editor.js", "text/javascript; charset=utf-8"),
     // three.js, vendored by scripts/vendor_three.sh (MIT: its LICENSE is served beside it).
     asset!(
         "/vendor/three/three.module.js",

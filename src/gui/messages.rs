@@ -63,6 +63,18 @@ pub enum ClientMessage {
         /// The PGN text.
         pgn: String,
     },
+    /// The position editor: the position of `variant` with FEN `fen` (its side to move,
+    /// hands, castling and counters), with its pieces replaced by `pieces` when given;
+    /// answered with `composed`, or with the FEN reader's error.
+    Compose {
+        /// The variant's protocol name.
+        variant: String,
+        /// The position whose state is kept.
+        fen: String,
+        /// The pieces: (cell, colour, kind); none: those of `fen`.
+        #[serde(default)]
+        pieces: Option<Vec<(u16, u8, u8)>>,
+    },
     /// Show game `index` of the PGN opened last, as an analysis board on its last
     /// position, its moves with their comments.
     ViewGame {
@@ -191,6 +203,17 @@ pub enum ServerMessage {
     EngineStatus {
         /// In words.
         message: String,
+    },
+    /// A position the editor composed, as the FEN reader read it.
+    Composed {
+        /// Its FEN.
+        fen: String,
+        /// Its pieces: (cell, colour, kind).
+        pieces: Vec<(u16, u8, u8)>,
+        /// What each colour holds off the board.
+        hands: Vec<Vec<(u8, usize)>>,
+        /// The colour to move.
+        to_move: u8,
     },
     /// The games of a PGN opened with `load_pgn`.
     Games {

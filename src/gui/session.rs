@@ -17,7 +17,7 @@ use super::messages::{
     MAX_MULTIPV, Mode, MoveView, NewGame, PositionView, ResultView, Seat, ServerMessage, State,
     VariantView,
 };
-use crate::rules::piece::Colour;
+use crate::rules::piece::{Colour, Piece};
 use crate::rules::{AnyGame, Game, MoveError, Variant};
 use crate::runner::args::{Limits, TimeControl};
 use crate::runner::game::{GameResult, Termination};
@@ -183,6 +183,11 @@ impl Session {
             ClientMessage::Line { moves } => self.set_line(&moves),
             ClientMessage::LoadPgn { pgn } => self.load_pgn(&pgn),
             ClientMessage::ViewGame { index } => self.view_game(index),
+            ClientMessage::Compose {
+                variant,
+                fen,
+                pieces,
+            } => self.compose(&variant, &fen, pieces.as_deref()),
         }
     }
 
@@ -475,6 +480,47 @@ impl Session {
             .collect();
         self.library = games;
         self.outbox.push(ServerMessage::Games { games: summaries });
+        Ok(())
+    }
+
+    /// The position editor's position: `fen` with `pieces` put in place of its own, read
+    /// back by the rules layer's FEN reader (whose error is the answer otherwise).
+    fn compose(
+        &mut self,
+        variant: &str,
+        fen: &str,
+        pieces: Option<&[(u16, u8, u8)]>,
+    ) -> Result<(), String> {
+        let v =
+            Variant::from_name(variant).ok_or_else(|| format!("unknown variant '{variant}'"))?;
+        let base = AnyGame::from_fen(v, fen)?;
+        let kinds = v.info().pieces.len();
+        if let Some(&(cell, colour, kind)) = pieces
+            .into_iter()
+            .flatten()
+            .find(|&&(_, c, k)| c as usize >= v.colours() || k as usize >= kinds)
+        {
+            return Err(format!(
+                "{} has no piece of colour {colour} and kind {kind} (for cell {cell})",
+                v.name()
+            ));
+        }
+        let fen = match pieces {
+            None => base.fen(),
+            Some(p) => base.with_placement(
+                &p.iter()
+                    .map(|&(cell, colour, kind)| (cell as usize, Piece::new(kind, Colour(colour))))
+                    .collect::<Vec<_>>(),
+            )?,
+        };
+        let game = AnyGame::from_fen(v, &fen)?;
+        let cells = describe::cell_count(v);
+        self.outbox.push(ServerMessage::Composed {
+            pieces: describe::pieces(&game, cells),
+            hands: describe::hands(&game, v.colours()),
+            to_move: game.side_to_move().0,
+            fen,
+        });
         Ok(())
     }
 

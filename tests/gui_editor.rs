@@ -1,0 +1,152 @@
+//! The position editor of `strata gui` in a real headless Chromium (as `gui_browser.rs`):
+//! pieces removed and placed by clicking on several levels and the side to move changed
+//! give the FEN the rules layer writes for that placement; the position is then analysed
+//! from that FEN; a placement or a FEN the reader refuses shows the reader's own error and
+//! cannot be played.
+
+mod common;
+
+use common::browser::{Browser, ONE_AT_A_TIME, PATIENCE, available, shot_path};
+use std::time::{Duration, Instant};
+use strata::rules::piece::{Colour, Piece};
+use strata::rules::{AnyGame, Game, Variant};
+
+const V: Variant = Variant::Polyhedron;
+
+fn cell(name: &str) -> usize {
+    V.layout()
+        .cells
+        .iter()
+        .position(|c| c.name == name)
+        .unwrap()
+}
+
+fn kind(name: &str) -> u8 {
+    V.info().pieces.iter().position(|p| p.name == name).unwrap() as u8
+}
+
+/// Every piece of `g`.
+fn placement(g: &AnyGame) -> Vec<(usize, Piece)> {
+    (0..V.layout().cells.len())
+        .map(|c| (c, g.piece_at(c)))
+        .filter(|(_, p)| p.is_some())
+        .collect()
+}
+
+/// Waits until `css`'s attribute or property `what` (read by script) is `want`.
+async fn until_value(b: &Browser, script: &str, want: &str) -> String {
+    let until = Instant::now() + PATIENCE;
+    loop {
+        let v = b.run(script).await;
+        let v = v.as_str().unwrap_or_default().to_string();
+        if v == want {
+            return v;
+        }
+        assert!(Instant::now() < until, "{script} gives '{v}', not '{want}'");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+const FEN: &str = "return document.getElementById('edit-fen').value;";
+const ERROR: &str =
+    "const e = document.getElementById('edit-error'); return e.hidden ? '' : e.textContent;";
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_edited_position_round_trips_through_fen_and_errors_are_the_readers() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let Some((chromium, driver)) = available() else {
+        return;
+    };
+    let b = Browser::start(&chromium, &driver, 1500, 1000).await;
+    b.open("variant=polyhedron&side=white&nodes=3000").await;
+    b.wait("[data-cell=\"Cc3\"]").await;
+    b.click("#edit").await;
+    b.wait("#editor:not([hidden])").await;
+    // Remove the pawn on Cc3 (level C), put a White Queen on Dd5 (level D), Black to move.
+    b.click("[data-piece=\"erase\"]").await;
+    b.click_cell("Cc3").await;
+    b.click(&format!("[data-piece=\"0:{}\"]", kind("Queen")))
+        .await;
+    b.click_cell("Dd5").await;
+    b.wait("#edit-to-move")
+        .await
+        .select_by_value("b")
+        .await
+        .unwrap();
+    // The FEN the rules layer writes for that position.
+    let start = AnyGame::startpos(V);
+    let mut pieces: Vec<_> = placement(&start)
+        .into_iter()
+        .filter(|&(c, _)| c != cell("Cc3"))
+        .collect();
+    pieces.push((cell("Dd5"), Piece::new(kind("Queen"), Colour(0))));
+    let white_fen = start.with_placement(&pieces).unwrap();
+    let mut t: Vec<&str> = white_fen.split(' ').collect();
+    t[1] = "b";
+    let want = t.join(" ");
+    until_value(&b, FEN, &want).await;
+    let edited = AnyGame::from_fen(V, &want).unwrap();
+    assert_eq!(edited.side_to_move(), Colour(1));
+    assert!(edited.piece_at(cell("Cc3")).is_none());
+    b.screenshot(&shot_path("editor")).await;
+    // Analysed from there: the board shows that position, Black to move.
+    b.click("#edit-analyse").await;
+    b.wait("#editor[hidden]").await;
+    let until = Instant::now() + PATIENCE;
+    while !b
+        .text("#status")
+        .await
+        .contains("Analysis board · Black to move")
+    {
+        assert!(
+            Instant::now() < until,
+            "status: {}",
+            b.text("#status").await
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let queen = b.attrs("[data-cell=\"Dd5\"]", "aria-label").await;
+    assert_eq!(queen, ["Dd5, White Queen"]);
+    let pv = b
+        .wait(".pv-line")
+        .await
+        .attr("data-pv")
+        .await
+        .unwrap()
+        .unwrap();
+    let first = pv.split(' ').next().unwrap();
+    assert!(edited.parse_move(first).is_ok(), "{first} from {want}");
+    // Without White's King the reader refuses, and says why; nothing can be played.
+    b.click("#edit").await;
+    b.click("[data-piece=\"erase\"]").await;
+    let king = placement(&edited)
+        .into_iter()
+        .find(|(_, p)| p.kind() == kind("King") && p.colour() == Colour(0))
+        .unwrap()
+        .0;
+    b.click_cell(&V.layout().cells[king].name).await;
+    let no_king: Vec<_> = placement(&edited)
+        .into_iter()
+        .filter(|&(c, _)| c != king)
+        .collect();
+    let says = edited.with_placement(&no_king).unwrap_err();
+    until_value(&b, ERROR, &says).await;
+    assert_eq!(
+        b.attrs("#edit-analyse:disabled", "id").await,
+        ["edit-analyse"]
+    );
+    // A FEN typed in is read by the same reader: its error, word for word.
+    let field = b.wait("#edit-fen").await;
+    field.clear().await.unwrap();
+    field.send_keys("8/8 w").await.unwrap();
+    b.click("#edit-apply").await;
+    let says = AnyGame::from_fen(V, "8/8 w").unwrap_err();
+    until_value(&b, ERROR, &says).await;
+    // The valid FEN again: playable.
+    field.clear().await.unwrap();
+    field.send_keys(&want).await.unwrap();
+    b.click("#edit-apply").await;
+    until_value(&b, ERROR, "").await;
+    assert!(b.attrs("#edit-analyse:disabled", "id").await.is_empty());
+    b.close().await;
+}
