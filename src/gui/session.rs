@@ -268,12 +268,13 @@ impl Session {
                 })
                 .collect(),
         };
-        let has_engine = seats.contains(&Seat::Engine) || analysis;
         let options = self.engine_options(&spec.engine_options)?;
-        if seats.contains(&Seat::Engine) && self.engine_view.is_none() {
+        let plays = seats.contains(&Seat::Engine);
+        if plays && self.engine_view.is_none() {
             return Err("the engine is not available, so it cannot play a seat".into());
         }
-        let has_engine = has_engine && self.engine_view.is_some();
+        // The engine plays a seat, or is there to analyse on an analysis board.
+        let has_engine = plays || (analysis && self.engine_view.is_some());
         let clock = if analysis { None } else { spec.clock };
         let limits = limits_for(&seats, clock, spec.engine_limit)?;
         let referee = replay(variant, &opening.1, &limits, &opening.2)?;
@@ -463,7 +464,10 @@ impl Session {
             .enumerate()
             .map(|(index, g)| GameSummary {
                 index,
-                variant: g.tag("Variant").unwrap_or("chess").to_lowercase(),
+                variant: g.variant().map_or_else(
+                    |_| g.tag("Variant").unwrap_or("?").to_string(),
+                    |v| v.name().to_string(),
+                ),
                 players: ["White", "Black", "Gold", "Silver"]
                     .iter()
                     .filter_map(|c| g.tag(c).map(str::to_string))
@@ -536,13 +540,8 @@ impl Session {
                 )
             })?
             .clone();
-        let variant = match game.tag("Variant") {
-            None => "chess".to_string(),
-            Some(v) if v.eq_ignore_ascii_case("standard") => "chess".to_string(),
-            Some(v) => v.to_lowercase(),
-        };
         self.new_game(NewGame {
-            variant,
+            variant: game.variant()?.name().to_string(),
             fen: game.tag("FEN").map(str::to_string),
             moves: game.moves.clone(),
             mode: Mode::Analysis,
@@ -894,11 +893,7 @@ fn start_of(spec: &NewGame) -> Result<(Variant, Option<String>, Vec<String>), St
     };
     let games = pgn::read_games(text);
     let game = games.first().ok_or("the PGN holds no game")?;
-    let variant = match game.tag("Variant") {
-        None => Variant::Chess,
-        Some(v) if v.eq_ignore_ascii_case("standard") => Variant::Chess,
-        Some(v) => named(&v.to_lowercase())?,
-    };
+    let variant = game.variant()?;
     game.replay().map_err(|e| format!("pgn: {e}"))?;
     Ok((
         variant,

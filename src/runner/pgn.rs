@@ -148,16 +148,21 @@ impl PgnGame {
             .map(|(_, v)| v.as_str())
     }
 
-    /// Plays the game through the rules layer: its variant (`Variant` tag, chess without
-    /// one), its start (`FEN` tag), every move checked. Returns the final position.
-    pub fn replay(&self) -> Result<AnyGame, String> {
-        let variant = match self.tag("Variant") {
-            None => Variant::Chess,
-            Some(v) if v.eq_ignore_ascii_case("standard") => Variant::Chess,
+    /// The game's variant: its `Variant` tag (`Standard` or none: chess).
+    pub fn variant(&self) -> Result<Variant, String> {
+        match self.tag("Variant") {
+            None => Ok(Variant::Chess),
+            Some(v) if v.eq_ignore_ascii_case("standard") => Ok(Variant::Chess),
             Some(v) => {
-                Variant::from_name(&v.to_lowercase()).ok_or(format!("unknown variant '{v}'"))?
+                Variant::from_name(&v.to_lowercase()).ok_or(format!("unknown variant '{v}'"))
             }
-        };
+        }
+    }
+
+    /// Plays the game through the rules layer: its variant ([`PgnGame::variant`]), its start
+    /// (`FEN` tag), every move checked. Returns the final position.
+    pub fn replay(&self) -> Result<AnyGame, String> {
+        let variant = self.variant()?;
         let mut g = match self.tag("FEN") {
             Some(f) => AnyGame::from_fen(variant, f)?,
             None => AnyGame::startpos(variant),
