@@ -158,7 +158,7 @@ export class View3D {
     if (old && this.controls && old.position.length() > 0) {
       this.camera.position.copy(old.position);
     } else {
-      this.camera.position.set(0, this.centre.z + r * 0.9, side * r * 1.35);
+      this.camera.position.set(0, this.centre.z + r * 1.0, side * r * 1.55);
     }
     this.controls?.dispose();
     this.controls = new OrbitControls(this.camera, this.canvas);
