@@ -148,5 +148,35 @@ async fn an_edited_position_round_trips_through_fen_and_errors_are_the_readers()
     b.click("#edit-apply").await;
     until_value(&b, ERROR, "").await;
     assert!(b.attrs("#edit-analyse:disabled", "id").await.is_empty());
+    // What is in hand is edited in the FEN: in Pole Chess Black's Pole goes from its hand
+    // to e5, White keeps its own in hand.
+    b.open("variant=pole&side=white&nodes=3000").await;
+    b.wait("[data-cell=\"e2\"]").await;
+    b.click("#edit").await;
+    let start = Variant::Pole.start_fen();
+    let typed = start
+        .replace("/8/8/8/8/", "/8/4o3/8/8/")
+        .replace("[Oo]", "[O]");
+    assert_ne!(typed, start);
+    // The box shows the position's FEN when the editor opens.
+    until_value(&b, FEN, start).await;
+    let field = b.wait("#edit-fen").await;
+    field.clear().await.unwrap();
+    field.send_keys(&typed).await.unwrap();
+    b.click("#edit-apply").await;
+    let want = AnyGame::from_fen(Variant::Pole, &typed).unwrap().fen();
+    until_value(&b, FEN, &want).await;
+    b.click("#edit-play").await;
+    b.wait("#editor[hidden]").await;
+    let until = Instant::now() + PATIENCE;
+    loop {
+        let hands = b.attrs("[data-hand]", "data-hand").await;
+        if hands.len() == 1 {
+            assert!(hands[0].starts_with("0:"), "{hands:?}");
+            break;
+        }
+        assert!(Instant::now() < until, "hands shown: {hands:?}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
     b.close().await;
 }

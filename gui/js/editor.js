@@ -43,6 +43,7 @@ export class Editor {
     const to = $('edit-to-move');
     to.replaceChildren(...COLOURS.slice(0, variant.colours).map((c) => new Option(c.name, c.name[0].toLowerCase())));
     to.value = this.fen.split(' ')[1];
+    $('edit-fen').value = this.fen;
     $('editor').hidden = false;
     document.body.classList.add('editing');
     this.showResult(null);
