@@ -107,13 +107,15 @@ async fn an_edited_position_round_trips_through_fen_and_errors_are_the_readers()
     }
     let queen = b.attrs("[data-cell=\"Dd5\"]", "aria-label").await;
     assert_eq!(queen, ["Dd5, White Queen"]);
-    let pv = b
-        .wait(".pv-line")
-        .await
-        .attr("data-pv")
-        .await
-        .unwrap()
-        .unwrap();
+    // (The lines are read in one script: the list is redrawn at every engine line.)
+    let until = Instant::now() + PATIENCE;
+    let pv = loop {
+        if let Some(pv) = b.attrs(".pv-line", "data-pv").await.into_iter().next() {
+            break pv;
+        }
+        assert!(Instant::now() < until, "no analysis line");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
     let first = pv.split(' ').next().unwrap();
     assert!(edited.parse_move(first).is_ok(), "{first} from {want}");
     // Without White's King the reader refuses, and says why; nothing can be played.
