@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::browser::{Browser, ONE_AT_A_TIME, PATIENCE, available, shot_path};
+use common::browser::{Browser, ONE_AT_A_TIME, PATIENCE, launch, shot_path};
 use std::collections::BTreeSet;
 use std::time::{Duration, Instant};
 use strata::gui::describe::legal_moves;
@@ -90,10 +90,9 @@ fn level(cell: &str) -> char {
 #[tokio::test(flavor = "multi_thread")]
 async fn the_3d_view_draws_selects_and_moves_as_the_2d_board() {
     let _one = ONE_AT_A_TIME.lock().await;
-    let Some((chromium, driver)) = available() else {
+    let Some(b) = launch(1500, 1000).await else {
         return;
     };
-    let b = Browser::start(&chromium, &driver, 1500, 1000).await;
     b.open("variant=polyhedron&side=white&nodes=3000&view=3d")
         .await;
     b.wait("#view3d").await;

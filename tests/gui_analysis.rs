@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::browser::{Browser, ONE_AT_A_TIME, PATIENCE, available, shot_path};
+use common::browser::{Browser, ONE_AT_A_TIME, PATIENCE, launch, shot_path};
 use std::time::{Duration, Instant};
 use strata::rules::{AnyGame, Game, Variant};
 
@@ -52,10 +52,9 @@ async fn lines_of(b: &Browser, position: &AnyGame, n: usize) -> Vec<String> {
 #[tokio::test(flavor = "multi_thread")]
 async fn analysis_lines_follow_the_board_and_a_click_makes_a_variation() {
     let _one = ONE_AT_A_TIME.lock().await;
-    let Some((chromium, driver)) = available() else {
+    let Some(b) = launch(1500, 1000).await else {
         return;
     };
-    let b = Browser::start(&chromium, &driver, 1500, 1000).await;
     b.open("variant=chess&mode=analysis&moves=e2e4,e7e5").await;
     // The board analyses at once, three lines by default, each a different first move.
     let start = after(Variant::Chess, &["e2e4", "e7e5"]);

@@ -14,7 +14,7 @@
 
 mod common;
 
-use common::browser::{Browser, ONE_AT_A_TIME, available, level_of, shot_path};
+use common::browser::{Browser, ONE_AT_A_TIME, level_of, shot_path};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -26,8 +26,7 @@ async fn browser() -> Option<Browser> {
 }
 
 async fn browser_of_size(width: u32, height: u32) -> Option<Browser> {
-    let (chromium, driver) = available()?;
-    Some(Browser::start(&chromium, &driver, width, height).await)
+    common::browser::launch(width, height).await
 }
 
 /// Selects own pieces one after another until one shows targets (on another level than its

@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::browser::{Browser, ONE_AT_A_TIME, PATIENCE, available, shot_path};
+use common::browser::{Browser, ONE_AT_A_TIME, PATIENCE, launch, shot_path};
 use std::time::{Duration, Instant};
 use strata::rules::piece::{Colour, Piece};
 use strata::rules::{AnyGame, Game, Variant};
@@ -54,10 +54,9 @@ const ERROR: &str =
 #[tokio::test(flavor = "multi_thread")]
 async fn an_edited_position_round_trips_through_fen_and_errors_are_the_readers() {
     let _one = ONE_AT_A_TIME.lock().await;
-    let Some((chromium, driver)) = available() else {
+    let Some(b) = launch(1500, 1000).await else {
         return;
     };
-    let b = Browser::start(&chromium, &driver, 1500, 1000).await;
     b.open("variant=polyhedron&side=white&nodes=3000").await;
     b.wait("[data-cell=\"Cc3\"]").await;
     b.click("#edit").await;

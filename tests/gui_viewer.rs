@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::browser::{Browser, ONE_AT_A_TIME, PATIENCE, available, shot_path};
+use common::browser::{Browser, ONE_AT_A_TIME, PATIENCE, launch, shot_path};
 use std::collections::BTreeSet;
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -61,7 +61,7 @@ async fn shows(b: &Browser, want: &BTreeSet<String>, what: &str) {
 #[tokio::test(flavor = "multi_thread")]
 async fn a_match_pgn_opens_and_every_game_steps_to_its_end() {
     let _one = ONE_AT_A_TIME.lock().await;
-    let Some((chromium, driver)) = available() else {
+    let Some(b) = launch(1500, 1000).await else {
         return;
     };
     // A short real match in Pentaplane: strata at a weak level against itself.
@@ -93,7 +93,6 @@ async fn a_match_pgn_opens_and_every_game_steps_to_its_end() {
     let games = read_games(&text);
     assert_eq!(games.len(), 4);
 
-    let b = Browser::start(&chromium, &driver, 1500, 1000).await;
     b.open("variant=chess&mode=analysis").await;
     b.wait(".pv-line").await;
     b.click("#open-pgn").await;

@@ -371,6 +371,13 @@ impl Browser {
     }
 }
 
+/// A browser of `width` x `height` on a fresh `strata gui`, or `None` (with the reason
+/// printed) where Chromium is missing outside CI.
+pub async fn launch(width: u32, height: u32) -> Option<Browser> {
+    let (chromium, driver) = available()?;
+    Some(Browser::start(&chromium, &driver, width, height).await)
+}
+
 /// Where a test's screenshot `name` goes: `target/gui-screenshots/NAME.png`.
 pub fn shot_path(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
