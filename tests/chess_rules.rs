@@ -147,3 +147,32 @@ fn non_ascii_move_text_is_an_error_not_a_panic() {
         }
     }
 }
+
+/// Chess960: every invariant (FEN round trip, keys, make/unmake, names parsed back) over
+/// random games from twelve start positions, in Chess960 notation and without it, and every
+/// castling move that occurs is named both ways and read back.
+#[test]
+fn chess960_playouts_keep_every_invariant() {
+    let mut castles = 0;
+    for (i, n) in [0, 1, 77, 200, 333, 400, 518, 600, 700, 801, 900, 959]
+        .iter()
+        .enumerate()
+    {
+        let fen = strata::rules::chess::chess960_start_fen(*n);
+        let mut start = AnyGame::from_fen(Variant::Chess, &fen).expect("valid FEN");
+        start.set_chess960(i % 2 == 0);
+        common::random_playouts(&start, 960 + i as u64, 12, 120, |g| {
+            let mut list = MoveList::new();
+            g.generate(&mut list);
+            for &m in list.iter() {
+                if m.flag() == strata::rules::MoveFlag::Castle {
+                    castles += 1;
+                    let king_takes_rook =
+                        format!("{}{}", g.cell_name(m.from()), g.cell_name(m.to()));
+                    assert_eq!(g.parse_move(&king_takes_rook), Ok(m), "{}", g.fen());
+                }
+            }
+        });
+    }
+    assert!(castles > 50, "only {castles} castling moves were seen");
+}

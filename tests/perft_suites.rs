@@ -39,6 +39,7 @@ macro_rules! suites {
 
 suites! {
     chess => "chess.perft",
+    chess960 => "chess960.perft",
     pole => "pole.perft",
     polyhedron => "polyhedron.perft",
     podionic => "podionic.perft",

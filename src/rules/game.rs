@@ -122,11 +122,23 @@ pub trait Game: Clone + PartialEq + Send + Sync + 'static {
         if let Some(&m) = list.iter().find(|&&m| self.move_name(m) == s) {
             return Ok(m);
         }
+        Err(self.not_a_move(s))
+    }
+
+    /// Why `s` is not a legal move here: not legal, or not even a move's shape.
+    fn not_a_move(&self, s: &str) -> MoveError {
         if self.is_move_syntax(s) {
-            Err(MoveError::Illegal(s.to_string()))
+            MoveError::Illegal(s.to_string())
         } else {
-            Err(MoveError::Malformed(s.to_string()))
+            MoveError::Malformed(s.to_string())
         }
+    }
+
+    /// Where the King lands when `mv` is a castling move written as the King taking its own
+    /// Rook (chess, Chess960), for a player who points at that square instead; `None` for
+    /// every other move and in every other variant.
+    fn king_destination(&self, _mv: Move) -> Option<Cell> {
+        None
     }
 
     /// A result that holds without looking at the legal moves: a King captured, a team

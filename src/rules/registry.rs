@@ -131,6 +131,19 @@ impl AnyGame {
         Ok(fen)
     }
 
+    /// Switches Chess960 notation (`UCI_Chess960`) on or off: castling written as the King
+    /// taking its Rook, Shredder-FEN castling fields. Changes nothing in other variants.
+    pub fn set_chess960(&mut self, on: bool) {
+        if let AnyGame::Chess(p) = self {
+            p.set_chess960(on);
+        }
+    }
+
+    /// Whether Chess960 notation is on.
+    pub fn chess960(&self) -> bool {
+        matches!(self, AnyGame::Chess(p) if p.chess960())
+    }
+
     /// A position of `variant` from its FEN.
     pub fn from_fen(variant: Variant, fen: &str) -> Result<AnyGame, String> {
         match variant {
@@ -186,6 +199,9 @@ impl Game for AnyGame {
     }
     fn parse_move(&self, s: &str) -> Result<Move, super::game::MoveError> {
         with_game!(self, g => g.parse_move(s))
+    }
+    fn king_destination(&self, mv: Move) -> Option<super::bitset::Cell> {
+        with_game!(self, g => g.king_destination(mv))
     }
     fn decided(&self) -> Option<GameEnd> {
         with_game!(self, g => g.decided())

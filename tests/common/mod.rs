@@ -181,7 +181,8 @@ pub fn check_position(g: &mut AnyGame) {
     g.check_invariants()
         .unwrap_or_else(|e| panic!("{fen}: {e}"));
     match AnyGame::from_fen(variant, &fen) {
-        Ok(back) => {
+        Ok(mut back) => {
+            back.set_chess960(g.chess960());
             assert_eq!(back.fen(), fen, "FEN round trip");
             assert_eq!(
                 back.key(),

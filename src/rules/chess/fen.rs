@@ -8,7 +8,7 @@
 //! yet available.
 
 use super::position::ChessPosition;
-use super::tables::{BLACK_OO, BLACK_OOO, LETTERS, WHITE_OO, WHITE_OOO, kind, sq};
+use super::tables::{LETTERS, kind, sq};
 use crate::rules::bitset::Cell;
 use crate::rules::clocks::Clocks;
 use crate::rules::fen as rules_fen;
@@ -165,26 +165,79 @@ impl ChessPosition {
         }
     }
 
-    /// Castling rights; those whose King or Rook is not at home are dropped.
+    /// Castling rights, in any of the three ways of writing them: `KQkq` (the outermost
+    /// Rook on that side of the King, X-FEN), or the Rook's file (`HAha`, Shredder-FEN; also
+    /// X-FEN's way of naming a Rook that is not the outermost). A right needs the King on its
+    /// first rank and a Rook of its colour there on that side; rights without them are
+    /// dropped, as a right cannot outlive a moved King or Rook.
     fn read_castling(&mut self, field: &str) -> Result<(), String> {
         if field == "-" {
             return Ok(());
         }
         for ch in field.chars() {
-            let (bit, king, rook, colour) = match ch {
-                'K' => (WHITE_OO, sq(4, 0), sq(7, 0), Colour::WHITE),
-                'Q' => (WHITE_OOO, sq(4, 0), sq(0, 0), Colour::WHITE),
-                'k' => (BLACK_OO, sq(4, 7), sq(7, 7), Colour::BLACK),
-                'q' => (BLACK_OOO, sq(4, 7), sq(0, 7), Colour::BLACK),
+            let colour = if ch.is_ascii_uppercase() {
+                Colour::WHITE
+            } else {
+                Colour::BLACK
+            };
+            let rank = if colour == Colour::WHITE { 0 } else { 7 };
+            let king = self.king_square(colour);
+            let rook_on =
+                |f: usize| self.board.piece_at(sq(f, rank)) == Piece::new(kind::ROOK, colour);
+            let file = match ch.to_ascii_lowercase() {
+                'k' => (0..8).rev().find(|&f| rook_on(f)),
+                'q' => (0..8).find(|&f| rook_on(f)),
+                f @ 'a'..='h' => Some(f as usize - 'a' as usize).filter(|&f| rook_on(f)),
                 _ => return Err(format!("FEN castling field: unknown letter '{ch}'")),
             };
-            if self.board.piece_at(king) == Piece::new(kind::KING, colour)
-                && self.board.piece_at(rook) == Piece::new(kind::ROOK, colour)
-            {
-                self.castling |= bit;
+            let Some(file) = file else { continue };
+            if king / 8 != rank || file == king % 8 {
+                continue;
             }
+            let kingside = file > king % 8;
+            if (ch == 'K' || ch == 'k') != kingside && matches!(ch, 'K' | 'k' | 'Q' | 'q') {
+                continue;
+            }
+            let i = usize::from(!kingside) + if colour == Colour::WHITE { 0 } else { 2 };
+            if self.castling & (1 << i) != 0 {
+                return Err(format!(
+                    "FEN castling field '{field}': two rights on the same side for {}",
+                    colour.name()
+                ));
+            }
+            self.castling |= 1 << i;
+            self.castle.add(i, king, sq(file, rank));
         }
         Ok(())
+    }
+
+    /// The castling field: Shredder-FEN (Rook files) in Chess960 notation, else `KQkq`,
+    /// with a Rook's file where the Rook is not the outermost one on its side (X-FEN).
+    fn castling_field(&self) -> String {
+        let mut s = String::new();
+        for (i, letter) in [(0, 'K'), (1, 'Q'), (2, 'k'), (3, 'q')] {
+            if self.castling & (1 << i) == 0 {
+                continue;
+            }
+            let rook = self.castle.rook[i] as Cell;
+            let (file, rank) = (rook % 8, rook / 8);
+            let colour = self.board.piece_at(rook).colour();
+            let outer = if i % 2 == 0 { file + 1..8 } else { 0..file };
+            let outermost = !outer
+                .into_iter()
+                .any(|f| self.board.piece_at(sq(f, rank)) == Piece::new(kind::ROOK, colour));
+            let file_letter = (b'a' + file as u8) as char;
+            s.push(if self.chess960 || !outermost {
+                if i < 2 {
+                    file_letter.to_ascii_uppercase()
+                } else {
+                    file_letter
+                }
+            } else {
+                letter
+            });
+        }
+        if s.is_empty() { "-".into() } else { s }
     }
 
     /// The en passant square: on the right rank, and kept only when a legal en passant
@@ -271,19 +324,7 @@ impl ChessPosition {
         s.push(' ');
         s.push(self.side.letter());
         s.push(' ');
-        if self.castling == 0 {
-            s.push('-');
-        }
-        for (bit, ch) in [
-            (WHITE_OO, 'K'),
-            (WHITE_OOO, 'Q'),
-            (BLACK_OO, 'k'),
-            (BLACK_OOO, 'q'),
-        ] {
-            if self.castling & bit != 0 {
-                s.push(ch);
-            }
-        }
+        s.push_str(&self.castling_field());
         s.push(' ');
         match self.ep_square() {
             Some(e) => s.push_str(&square_name(e)),
@@ -344,5 +385,123 @@ impl ChessPosition {
     /// Parses a square name (`e4`).
     pub fn parse_square(s: &str) -> Option<Cell> {
         parse_square(s)
+    }
+}
+
+/// The start position of Chess960 number `n` (0..960, Scharnagl's numbering; 518 is the
+/// chess start): the bishops on opposite colours, the King between the Rooks, Black mirroring
+/// White; castling rights written `KQkq`, which name the only Rook on each side of the King.
+pub fn chess960_start_fen(n: usize) -> String {
+    assert!(n < 960, "Chess960 positions are numbered 0..960");
+    let mut rank: [Option<char>; 8] = [None; 8];
+    let mut n = n;
+    rank[2 * (n % 4) + 1] = Some('B');
+    n /= 4;
+    rank[2 * (n % 4)] = Some('B');
+    n /= 4;
+    let mut place = |letter: char, skip: usize| {
+        let f = (0..8)
+            .filter(|&f| rank[f].is_none())
+            .nth(skip)
+            .expect("a free file");
+        rank[f] = Some(letter);
+    };
+    place('Q', n % 6);
+    n /= 6;
+    // The ten ways of putting two Knights on five free files, in Scharnagl's order.
+    const KNIGHTS: [(usize, usize); 10] = [
+        (0, 1),
+        (0, 2),
+        (0, 3),
+        (0, 4),
+        (1, 2),
+        (1, 3),
+        (1, 4),
+        (2, 3),
+        (2, 4),
+        (3, 4),
+    ];
+    let (a, b) = KNIGHTS[n];
+    place('N', b);
+    place('N', a);
+    for letter in ['R', 'K', 'R'] {
+        place(letter, 0);
+    }
+    let white: String = rank.iter().map(|c| c.expect("every file filled")).collect();
+    format!(
+        "{}/pppppppp/8/8/8/8/PPPPPPPP/{white} w KQkq - 0 1",
+        white.to_ascii_lowercase()
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::game::Game;
+
+    #[test]
+    fn chess960_numbering_and_rules() {
+        assert_eq!(chess960_start_fen(518), START_FEN);
+        assert!(chess960_start_fen(0).starts_with("bbqnnrkr/"));
+        assert!(chess960_start_fen(959).starts_with("rkrnnqbb/"));
+        let mut seen = std::collections::HashSet::new();
+        for n in 0..960 {
+            let fen = chess960_start_fen(n);
+            let first = fen.split(' ').next().unwrap().rsplit('/').next().unwrap();
+            let at = |c: char| first.find(c).unwrap();
+            let (r1, k, r2) = (at('R'), at('K'), first.rfind('R').unwrap());
+            assert!(r1 < k && k < r2, "{fen}");
+            assert_ne!(at('B') % 2, first.rfind('B').unwrap() % 2, "{fen}");
+            let p = ChessPosition::from_fen(&fen, false).unwrap();
+            assert_eq!(p.castling, 0xf, "{fen}");
+            assert!(p.check_invariants().is_ok(), "{fen}");
+            assert!(seen.insert(first.to_string()));
+        }
+    }
+
+    #[test]
+    fn castling_fields_x_fen_and_shredder() {
+        // Shredder-FEN in, X-FEN (KQkq) out outside Chess960 notation, Rook files in it.
+        let fen = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9";
+        let mut p = ChessPosition::from_fen(fen, false).unwrap();
+        assert_eq!(p.to_fen(), fen.replace("HFhf", "KQkq"));
+        p.set_chess960(true);
+        assert_eq!(p.to_fen(), fen);
+        // A right with a Rook that is not the outermost is written with its file.
+        let inner = "4k3/8/8/8/8/8/8/4KR1R w F - 0 1";
+        assert_eq!(
+            ChessPosition::from_fen(inner, false).unwrap().to_fen(),
+            inner
+        );
+        // `K` names the outermost Rook.
+        let p = ChessPosition::from_fen("4k3/8/8/8/8/8/8/4KR1R w K - 0 1", false).unwrap();
+        assert_eq!(p.castle.rook[0] as usize, sq(7, 0));
+        // Two rights on one side, and nonsense, are refused.
+        assert!(ChessPosition::from_fen("4k3/8/8/8/8/8/8/4KR1R w FH - 0 1", false).is_err());
+        assert!(ChessPosition::from_fen("4k3/8/8/8/8/8/8/4K2R w X - 0 1", false).is_err());
+    }
+
+    #[test]
+    fn castling_names_in_both_notations() {
+        let fen = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
+        let mut p = ChessPosition::from_fen(fen, false).unwrap();
+        let oo = p.parse_move("e1g1").unwrap();
+        assert_eq!(p.move_name(oo), "e1g1");
+        assert_eq!(p.parse_move("e1h1"), Ok(oo));
+        p.set_chess960(true);
+        assert_eq!(p.move_name(oo), "e1h1");
+        assert_eq!(p.parse_move("e1g1"), Ok(oo));
+        // Chess960: King b1, Rook a1; b1c1 is a King step, so long castling is only `b1a1`.
+        let fen = "4k2r/8/8/8/8/8/8/RK6 w A - 0 1";
+        let p = ChessPosition::from_fen(fen, false).unwrap();
+        let castle = p.parse_move("b1a1").unwrap();
+        assert_eq!(castle.flag(), crate::rules::moves::MoveFlag::Castle);
+        assert_ne!(p.parse_move("b1c1").unwrap(), castle);
+        assert_eq!(p.king_destination(castle), Some(sq(2, 0)));
+        let mut q = p.clone();
+        q.make_move(castle);
+        assert_eq!(q.to_fen(), "4k2r/8/8/8/8/8/8/2KR4 b - - 1 1");
+        q.unmake_move();
+        assert!(q == p);
     }
 }

@@ -1,23 +1,12 @@
 //! Making and taking back moves in chess and Pole Chess, with the key kept incrementally.
 
-use super::position::{ChessPosition, NO_EP, Undo};
-use super::tables::{Z_CASTLING, Z_EP, Z_HAND, Z_POLES, kind, sq};
+use super::position::{ChessPosition, NO_EP, Undo, castled_squares};
+use super::tables::{Z_CASTLING, Z_EP, Z_HAND, Z_POLES, kind};
 use crate::rules::bitset::Cell;
 use crate::rules::board::Board;
 use crate::rules::clocks::{Clocks, NullMove, NullUndo};
 use crate::rules::moves::{Move, MoveFlag};
 use crate::rules::piece::{Colour, Piece};
-
-/// The Rook's from and to squares for a castling King move to `king_to`.
-#[inline(always)]
-fn castling_rook(king_to: Cell) -> (Cell, Cell) {
-    let rank = king_to / 8;
-    if king_to % 8 == 6 {
-        (sq(7, rank), sq(5, rank))
-    } else {
-        (sq(0, rank), sq(3, rank))
-    }
-}
 
 impl ChessPosition {
     fn set_castling(&mut self, rights: u8) {
@@ -107,7 +96,7 @@ impl ChessPosition {
                         self.board.put(to, Piece::new(k, us));
                     }
                 }
-                self.set_castling(self.castling & t.castle_keep[from] & t.castle_keep[to]);
+                self.set_castling(self.castling & self.castle.keep[from] & self.castle.keep[to]);
             }
             MoveFlag::DoubleStep => {
                 self.board.relocate(from, to);
@@ -121,10 +110,14 @@ impl ChessPosition {
                 self.note_capture();
             }
             MoveFlag::Castle => {
-                let (rf, rt) = castling_rook(to);
-                self.board.relocate(from, to);
-                self.board.relocate(rf, rt);
-                self.set_castling(self.castling & t.castle_keep[from]);
+                // Written as the King taking its own Rook; either may land where the other
+                // stood (Chess960), so both leave before either arrives.
+                let (king_to, rook_to) = castled_squares(from, to);
+                let king = self.board.remove(from);
+                let rook = self.board.remove(to);
+                self.board.put(king_to, king);
+                self.board.put(rook_to, rook);
+                self.set_castling(self.castling & self.castle.keep[from]);
             }
             MoveFlag::Shot | MoveFlag::Pass => unreachable!("no such move in chess"),
         }
@@ -165,9 +158,11 @@ impl ChessPosition {
                 self.board.put(victim, u.captured);
             }
             MoveFlag::Castle => {
-                let (rf, rt) = castling_rook(to);
-                self.board.relocate(to, from);
-                self.board.relocate(rt, rf);
+                let (king_to, rook_to) = castled_squares(from, to);
+                let king = self.board.remove(king_to);
+                let rook = self.board.remove(rook_to);
+                self.board.put(from, king);
+                self.board.put(to, rook);
             }
             MoveFlag::Shot | MoveFlag::Pass => unreachable!("no such move in chess"),
         }

@@ -9,7 +9,7 @@ mod movegen;
 mod position;
 pub mod tables;
 
-pub use fen::{POLE_START_FEN, START_FEN};
+pub use fen::{POLE_START_FEN, START_FEN, chess960_start_fen};
 pub use position::ChessPosition;
 
 use movegen::TacticalSink;
@@ -55,6 +55,24 @@ impl ChessPosition {
             return !(on_dark && on_light);
         }
         knights.len() == 1 && bishops.is_empty()
+    }
+}
+
+impl ChessPosition {
+    /// Where the King of castling move `mv` (King takes own Rook) lands.
+    fn castled_king_square(&self, mv: Move) -> Cell {
+        position::castled_squares(mv.from(), mv.to()).0
+    }
+
+    /// Where standard notation sends the King of castling move `mv` (`e1g1`): outside
+    /// Chess960 notation, for a King on the e-file castling with a Rook in the corner, as
+    /// UCI writes chess castling. `None` when the move is written as the King taking its Rook.
+    fn classical_castling_target(&self, mv: Move) -> Option<Cell> {
+        let classical = mv.flag() == MoveFlag::Castle
+            && !self.chess960
+            && mv.from() % 8 == 4
+            && matches!(mv.to() % 8, 0 | 7);
+        classical.then(|| self.castled_king_square(mv))
     }
 }
 
@@ -117,7 +135,10 @@ impl Game for ChessPosition {
     }
 
     fn move_name(&self, mv: Move) -> String {
-        let to = ChessPosition::square_name(mv.to());
+        let mut to = ChessPosition::square_name(mv.to());
+        if let Some(king_to) = self.classical_castling_target(mv) {
+            to = ChessPosition::square_name(king_to);
+        }
         match (mv.flag(), mv.promotion()) {
             (MoveFlag::Drop, _) => format!("O@{to}"),
             (_, Some(k)) => format!(
@@ -145,6 +166,34 @@ impl Game for ChessPosition {
             5 => sq_ok(&s[..2]) && sq_ok(&s[2..4]) && matches!(&s[4..], "q" | "r" | "b" | "n"),
             _ => false,
         }
+    }
+
+    /// Castling is read in both ways of writing it whatever the notation: the King taking
+    /// its Rook (`e1h1`, Chess960's), and the King's own move (`e1g1`) unless another legal
+    /// move has that name (in Chess960 the King may stand beside its destination).
+    fn parse_move(&self, s: &str) -> Result<Move, crate::rules::game::MoveError> {
+        let mut list = MoveList::new();
+        self.generate(&mut list);
+        let named = |m: Move| self.move_name(m) == s;
+        if let Some(&m) = list.iter().find(|&&m| named(m)) {
+            return Ok(m);
+        }
+        let castle = list.iter().find(|&&m| {
+            m.flag() == MoveFlag::Castle && {
+                let square = ChessPosition::square_name;
+                let (from, to) = (m.from(), self.castled_king_square(m));
+                s == format!("{}{}", square(from), square(m.to()))
+                    || (to != from && s == format!("{}{}", square(from), square(to)))
+            }
+        });
+        match castle {
+            Some(&m) => Ok(m),
+            None => Err(self.not_a_move(s)),
+        }
+    }
+
+    fn king_destination(&self, mv: Move) -> Option<Cell> {
+        (mv.flag() == MoveFlag::Castle).then(|| self.castled_king_square(mv))
     }
 
     fn decided(&self) -> Option<GameEnd> {

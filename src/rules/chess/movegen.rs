@@ -12,7 +12,7 @@
 //! perft, which adds up target sets without writing a move.
 
 use super::position::{ChessPosition, NO_EP};
-use super::tables::{Bb, ORTHOGONAL, Tables, bishop_attacks, kind, rook_attacks, sq};
+use super::tables::{Bb, ORTHOGONAL, Tables, bishop_attacks, kind, rook_attacks};
 use crate::rules::bitset::Cell;
 use crate::rules::moves::{Move, MoveFlag};
 use crate::rules::piece::{Colour, Kind};
@@ -269,32 +269,29 @@ impl ChessPosition {
         attackers.is_empty()
     }
 
+    /// Castling, written as the King taking its own Rook: the right still held, the squares
+    /// between King, Rook and their destinations empty, and no square the King crosses or
+    /// lands on attacked, with the Rook already gone from the occupancy (in Chess960 it may
+    /// shield the King's destination from a piece behind it). The caller has checked that
+    /// the King is not in check.
     fn castling_moves<S: MoveSink<1>>(&self, sink: &mut S, occ: Bb) {
         let us = self.side;
         let them = us.flip();
-        let rank = if us == Colour::WHITE { 0 } else { 7 };
-        let (oo, ooo) = if us == Colour::WHITE {
-            (super::tables::WHITE_OO, super::tables::WHITE_OOO)
-        } else {
-            (super::tables::BLACK_OO, super::tables::BLACK_OOO)
-        };
-        let king = sq(4, rank);
-        if self.castling & oo != 0
-            && !occ.contains(sq(5, rank))
-            && !occ.contains(sq(6, rank))
-            && !self.is_attacked(sq(5, rank), them, occ)
-            && !self.is_attacked(sq(6, rank), them, occ)
-        {
-            sink.one(Move::with_flag(king, sq(6, rank), MoveFlag::Castle));
-        }
-        if self.castling & ooo != 0
-            && !occ.contains(sq(3, rank))
-            && !occ.contains(sq(2, rank))
-            && !occ.contains(sq(1, rank))
-            && !self.is_attacked(sq(3, rank), them, occ)
-            && !self.is_attacked(sq(2, rank), them, occ)
-        {
-            sink.one(Move::with_flag(king, sq(2, rank), MoveFlag::Castle));
+        let first = if us == Colour::WHITE { 0 } else { 2 };
+        let king = self.king_square(us);
+        for i in first..first + 2 {
+            if self.castling & (1 << i) == 0 || (occ & self.castle.empty[i]).any() {
+                continue;
+            }
+            let rook = self.castle.rook[i] as Cell;
+            let mut without_rook = occ;
+            without_rook.remove(rook);
+            if self.castle.king_path[i]
+                .iter()
+                .all(|s| !self.is_attacked(s, them, without_rook))
+            {
+                sink.one(Move::with_flag(king, rook, MoveFlag::Castle));
+            }
         }
     }
 }

@@ -29,12 +29,84 @@ pub struct ChessPosition {
     pub(super) pole_rules: bool,
     pub(super) side: Colour,
     pub(super) castling: u8,
+    /// Where each castling right's Rook stands (indexed by the right's bit number), and
+    /// what castling needs (see [`Castling`]); fixed when the FEN is read.
+    pub(super) castle: Castling,
     pub(super) ep: u8,
     pub(super) clocks: Clocks,
     pub(super) poles_available: bool,
     pub(super) hand: [bool; 2],
     pub(super) history: Vec<Undo>,
     pub(super) nulls: Vec<NullUndo>,
+    /// Chess960 notation (`UCI_Chess960`): castling written as the King taking its Rook, and
+    /// Shredder-FEN castling fields. A way of writing, not part of the position.
+    pub(super) chess960: bool,
+}
+
+/// The castling set-up of a game: for each right (bit number 0..4 of
+/// [`WHITE_OO`](super::tables::WHITE_OO) ...), the Rook's square, the squares that must be
+/// empty (between King and Rook and their destinations, those two excepted) and the squares
+/// the King crosses or lands on, which must not be attacked; and per square, the rights that
+/// survive a move from or to it. In chess the King starts on e1 and the Rooks on a1 and h1;
+/// in Chess960 they start anywhere on the first rank with the King between the Rooks, and
+/// castling puts King and Rook on the same squares as in chess (g1/f1 or c1/d1).
+#[derive(Clone, Debug)]
+pub(super) struct Castling {
+    pub rook: [u8; 4],
+    pub empty: [Bb; 4],
+    pub king_path: [Bb; 4],
+    pub keep: [u8; 64],
+}
+
+impl Castling {
+    /// No castling at all.
+    pub fn none() -> Self {
+        Castling {
+            rook: [0; 4],
+            empty: [Bb::EMPTY; 4],
+            king_path: [Bb::EMPTY; 4],
+            keep: [0xf; 64],
+        }
+    }
+
+    /// Adds right number `i` (its bit is `1 << i`): the King on `king`, the Rook on `rook`.
+    pub fn add(&mut self, i: usize, king: Cell, rook: Cell) {
+        let rank = king / 8;
+        let (king_to, rook_to) = castled_squares(king, rook);
+        let span = |a: Cell, b: Cell| {
+            let mut bb = Bb::EMPTY;
+            for f in a.min(b)..=a.max(b) {
+                bb.insert(rank * 8 + f % 8);
+            }
+            bb
+        };
+        let mut empty = span(king, king_to) | span(rook, rook_to);
+        empty.remove(king);
+        empty.remove(rook);
+        // The King's destination is checked even when the King stays where it is: the Rook
+        // leaving may open a line to it (King c1, Rook b1, an enemy Queen on a1).
+        let mut path = span(king, king_to);
+        path.remove(king);
+        path.insert(king_to);
+        self.rook[i] = rook as u8;
+        self.empty[i] = empty;
+        self.king_path[i] = path;
+        let colour_rights = if i < 2 { 0b0011 } else { 0b1100 };
+        self.keep[king] &= !colour_rights & 0xf;
+        self.keep[rook] &= !(1u8 << i) & 0xf;
+    }
+}
+
+/// Where King and Rook stand after castling with the King on `king` and the Rook on `rook`
+/// (same rank): g and f files towards the h-file, c and d files towards the a-file.
+#[inline(always)]
+pub(super) fn castled_squares(king: Cell, rook: Cell) -> (Cell, Cell) {
+    let rank = king / 8 * 8;
+    if rook > king {
+        (rank + 6, rank + 5)
+    } else {
+        (rank + 2, rank + 3)
+    }
 }
 
 impl PartialEq for ChessPosition {
@@ -44,6 +116,9 @@ impl PartialEq for ChessPosition {
             && self.pole_rules == other.pole_rules
             && self.side == other.side
             && self.castling == other.castling
+            && (0..4).all(|i| {
+                self.castling & (1 << i) == 0 || self.castle.rook[i] == other.castle.rook[i]
+            })
             && self.ep == other.ep
             && self.clocks == other.clocks
             && self.poles_available == other.poles_available
@@ -71,13 +146,25 @@ impl ChessPosition {
             pole_rules,
             side: Colour::WHITE,
             castling: 0,
+            castle: Castling::none(),
             ep: NO_EP,
             clocks: Clocks::default(),
             poles_available: false,
             hand: [pole_rules; 2],
             history: Vec::new(),
             nulls: Vec::new(),
+            chess960: false,
         }
+    }
+
+    /// Switches Chess960 notation on or off (see the field `chess960`).
+    pub fn set_chess960(&mut self, on: bool) {
+        self.chess960 = on;
+    }
+
+    /// Whether Chess960 notation is on.
+    pub fn chess960(&self) -> bool {
+        self.chess960
     }
 
     /// Whether this is a Pole Chess position.

@@ -77,8 +77,6 @@ pub struct Tables {
     pub king: [Bb; 64],
     /// Pawn capture targets per colour and square.
     pub pawn_attacks: [[Bb; 64]; 2],
-    /// Castling rights that survive a move touching the square.
-    pub castle_keep: [u8; 64],
 }
 
 fn table(geo: &Geometry<1>, vectors: &[Vector]) -> [Bb; 64] {
@@ -114,20 +112,12 @@ pub static TABLES: LazyLock<Tables> = LazyLock::new(|| {
         table(&geo, &[[1, 1, 0], [-1, 1, 0]]),
         table(&geo, &[[1, -1, 0], [-1, -1, 0]]),
     ];
-    let mut castle_keep = [0xf; 64];
-    castle_keep[sq(4, 0)] = !(WHITE_OO | WHITE_OOO) & 0xf;
-    castle_keep[sq(7, 0)] = !WHITE_OO & 0xf;
-    castle_keep[sq(0, 0)] = !WHITE_OOO & 0xf;
-    castle_keep[sq(4, 7)] = !(BLACK_OO | BLACK_OOO) & 0xf;
-    castle_keep[sq(7, 7)] = !BLACK_OO & 0xf;
-    castle_keep[sq(0, 7)] = !BLACK_OOO & 0xf;
     Tables {
         zobrist: Zobrist::new("chess", geo.cells(), 27),
         geo,
         knight,
         king,
         pawn_attacks,
-        castle_keep,
     }
 });
 
