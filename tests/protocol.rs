@@ -181,6 +181,10 @@ fn perft_through_the_protocol_matches_the_suites() {
             "setoption name UCI_Variant value {}\n",
             suite.variant.name()
         );
+        // The Chess960 suite is run as a Chess960 GUI runs it.
+        if file.file_stem().is_some_and(|s| s == "chess960") {
+            input.push_str("setoption name UCI_Chess960 value true\n");
+        }
         let mut expected = Vec::new();
         for case in &suite.cases {
             for &(depth, count, slow) in &case.expect {
@@ -217,6 +221,62 @@ fn perft_through_the_protocol_matches_the_suites() {
         checked += got.len();
     }
     assert!(checked > 30);
+}
+
+/// `UCI_Chess960`: castling is written as the King taking its own Rook (in the root moves of
+/// `go perft`, in `bestmove`, and read back in `position ... moves`), FENs come out in
+/// Shredder-FEN; without it, chess castling is `e1g1` and FENs say `KQkq`.
+#[test]
+fn chess960_notation_follows_the_option() {
+    let classical = "position fen r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1";
+    let (lines, status) = session(&format!(
+        "{classical}\ngo perft 1\n\
+         position fen r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1 moves e1g1\nd\n\
+         setoption name UCI_Chess960 value true\n\
+         {classical}\ngo perft 1\n\
+         position fen r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1 moves e1h1 e8a8\nd\n\
+         position fen 4k2r/8/8/8/8/8/8/RK6 w A - 0 1\ngo perft 1\n\
+         position startpos\nd\n\
+         quit\n"
+    ));
+    assert!(status.success());
+    assert!(errors(&lines).is_empty(), "{lines:?}");
+    let roots: Vec<&str> = lines
+        .iter()
+        .filter_map(|l| l.split_once(": ").map(|(m, _)| m))
+        .collect();
+    // Before the option: e1g1 and e1c1; after it: e1h1 and e1a1; then b1a1 in Chess960.
+    for (name, present) in [
+        ("e1g1", true),
+        ("e1c1", true),
+        ("e1h1", true),
+        ("e1a1", true),
+    ] {
+        assert_eq!(roots.contains(&name), present, "{name}: {roots:?}");
+    }
+    assert!(roots.contains(&"b1a1"), "{roots:?}");
+    let fens: Vec<&String> = lines.iter().filter(|l| l.starts_with("Fen: ")).collect();
+    assert_eq!(
+        fens,
+        vec![
+            "Fen: r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R4RK1 b kq - 1 1",
+            "Fen: 2kr3r/pppppppp/8/8/8/8/PPPPPPPP/R4RK1 w - - 2 2",
+            "Fen: rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1",
+        ]
+    );
+    // The first perft (before the option) lists e1g1, not e1h1.
+    let first_total = lines
+        .iter()
+        .position(|l| l.starts_with("Nodes searched"))
+        .unwrap();
+    let early: Vec<&str> = lines[..first_total]
+        .iter()
+        .filter_map(|l| l.split_once(": ").map(|(m, _)| m))
+        .collect();
+    assert!(
+        early.contains(&"e1g1") && !early.contains(&"e1h1"),
+        "{early:?}"
+    );
 }
 
 /// `go perft` and `bench` run off the input thread: `isready` is answered while they run,

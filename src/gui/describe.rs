@@ -85,19 +85,29 @@ fn flag_name(f: MoveFlag) -> &'static str {
     }
 }
 
-/// Every legal move, with its cells.
+/// Every legal move, with its cells. Castling written as the King taking its Rook is listed
+/// twice: to the Rook's cell and to the King's destination (where a chess player points),
+/// unless the King stays where it is.
 pub fn legal_moves(game: &AnyGame) -> Vec<LegalMove> {
     let mut list = MoveList::new();
     game.generate(&mut list);
-    list.iter()
-        .map(|&m| LegalMove {
+    let mut out = Vec::with_capacity(list.len());
+    for &m in list.iter() {
+        let entry = |to: Cell| LegalMove {
             mv: game.move_name(m),
             from: m.from() as u16,
-            to: m.to() as u16,
+            to: to as u16,
             promotion: m.promotion(),
             flag: flag_name(m.flag()),
-        })
-        .collect()
+        };
+        if let Some(king_to) = game.king_destination(m)
+            && king_to != m.from()
+        {
+            out.push(entry(king_to));
+        }
+        out.push(entry(m.to()));
+    }
+    out
 }
 
 /// The cells a move written as `text` goes from and to, read with the variant's cell names

@@ -78,6 +78,8 @@ impl Reporter for UciReporter {
 pub struct Engine {
     out: Arc<dyn Output>,
     variant: Variant,
+    /// `UCI_Chess960`: castling written as the King taking its Rook, Shredder-FEN castling.
+    chess960: bool,
     game: AnyGame,
     options: Vec<OptionDecl>,
     settings: Settings,
@@ -105,6 +107,7 @@ impl Engine {
         Engine {
             out,
             variant: Variant::Chess,
+            chess960: false,
             game: AnyGame::startpos(Variant::Chess),
             options: declarations(),
             settings: Settings::default(),
@@ -266,6 +269,11 @@ impl Engine {
                 let variant = Variant::from_name(&v).expect("combo values are variant names");
                 self.variant = variant;
                 self.game = AnyGame::startpos(variant);
+                self.game.set_chess960(self.chess960);
+            }
+            ("UCI_Chess960", OptionValue::Bool(b)) => {
+                self.chess960 = b;
+                self.game.set_chess960(b);
             }
             // Threads and memory may be refused even within the declared range: then the
             // engine says so and keeps what it has.
@@ -332,6 +340,7 @@ impl Engine {
                 return self.error(&format!("position: {e}; position unchanged"));
             }
         };
+        game.set_chess960(self.chess960);
         for (i, m) in moves.iter().enumerate() {
             match game.parse_move(m) {
                 Ok(mv) => game.make(mv),

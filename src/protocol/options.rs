@@ -162,6 +162,10 @@ pub fn declarations() -> Vec<OptionDecl> {
                 vars: Variant::ALL.iter().map(|v| v.name().to_string()).collect(),
             },
         },
+        OptionDecl {
+            name: "UCI_Chess960",
+            kind: OptionType::Check { default: false },
+        },
         spin("Threads", 1, 1, 512),
         spin("Hash", DEFAULT_HASH, 1, 65536),
         OptionDecl {
