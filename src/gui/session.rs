@@ -1104,6 +1104,7 @@ fn replay(
 ) -> Result<Referee, String> {
     let mut referee = Referee::new(
         variant,
+        false,
         &Opening {
             fen: fen.clone(),
             moves: Vec::new(),

@@ -30,14 +30,17 @@ engines (exactly two; --each sets defaults for both):
   --each   KEY=VALUE...              keys of --engine that apply to both engines
 
 match:
-  --variant NAME                     chess (default), pole, ... (any implemented variant)
+  --variant NAME                     chess (default; also: standard), pole, ... (any implemented
+                                     variant), fischerandom (chess960: Chess960 start positions,
+                                     or the openings file's, and UCI_Chess960 set in the engines)
   --games N                          games in all (default 2); with --rounds: games per round
   --rounds N                         rounds of two games (one opening, colours swapped)
   --concurrency N                    games played at the same time (default 1)
   --openings file=PATH [format=epd|pgn] [order=sequential|random] [start=N] [plies=N]
              random-plies=N seed=S   openings from a file and/or N random plies
-  --seed N                           seed of random openings and built-in players (default 1)
-  --pgnout file=PATH                 append every game to PATH (also: --pgnout PATH)
+  --seed N  (also: --srand N)        seed of random openings and built-in players (default 1)
+  --pgnout file=PATH [nodes=true] [seldepth=true]   append every game to PATH (also: --pgnout
+                                     PATH); nodes/seldepth add those figures to the move comments
   --event NAME                       the PGN Event tag
 
 referee:
@@ -48,6 +51,9 @@ referee:
   --maxmoves N                       draw after N moves
   --recover                          accepted for compatibility: a crashed or stalled engine always
                                      loses that game, is restarted, and the match goes on
+
+accepted from fastchess and ignored with a warning (what OpenBench's worker passes):
+  --testEnv  --tb PATH  --tbpieces N  --pgnout match_line=REGEX  --engine tc=inf (no clock)
 
 output:
   --sprt elo0=E elo1=E alpha=A beta=B [model=normalized|logistic|bayesian]
@@ -161,6 +167,9 @@ pub struct MatchConfig {
     pub engines: Vec<EngineConfig>,
     /// The variant.
     pub variant: Variant,
+    /// Chess960 (`--variant fischerandom`): chess from Chess960 start positions, castling
+    /// written as the King taking its Rook, `UCI_Chess960` set in every engine.
+    pub chess960: bool,
     /// Games in all.
     pub games: usize,
     /// Games played at the same time.
@@ -171,6 +180,9 @@ pub struct MatchConfig {
     pub seed: u64,
     /// PGN output file.
     pub pgnout: Option<PathBuf>,
+    /// Node counts and selective depths in the PGN's move comments (`--pgnout nodes=true
+    /// seldepth=true`).
+    pub pgn_extras: PgnExtras,
     /// PGN Event tag.
     pub event: String,
     /// SPRT, if any.
@@ -192,6 +204,17 @@ pub struct MatchConfig {
     pub output: OutputFormat,
     /// Report (and test) pentanomial statistics.
     pub report_penta: bool,
+    /// Arguments accepted but not used, in words, for the caller to print.
+    pub warnings: Vec<String>,
+}
+
+/// Optional figures in the PGN's move comments.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PgnExtras {
+    /// The nodes the engine searched for the move.
+    pub nodes: bool,
+    /// Its selective depth.
+    pub seldepth: bool,
 }
 
 /// The arguments of one option: plain values and `key=value` pairs, in order.
@@ -278,6 +301,8 @@ fn engine(each: &[(String, String)], own: &[(String, String)]) -> Result<EngineC
             }
             "args" => args = v.split_whitespace().map(str::to_string).collect(),
             "dir" => dir = Some(PathBuf::from(v)),
+            // fastchess's "no clock" (OpenBench: `tc=inf nodes=N` for fixed-node tests).
+            "tc" if v == "inf" => limits.tc = None,
             "tc" => limits.tc = Some(v.parse()?),
             "st" => limits.movetime_ms = Some(seconds_to_ms(v).map_err(|e| format!("st: {e}"))?),
             "depth" | "plies" => limits.depth = Some(num(&what, v)?),
@@ -329,11 +354,13 @@ pub fn parse(args: &[String]) -> Result<Option<MatchConfig>, String> {
     let mut cfg = MatchConfig {
         engines: Vec::new(),
         variant: Variant::Chess,
+        chess960: false,
         games: 2,
         concurrency: 1,
         openings: OpeningsConfig::default(),
         seed: 1,
         pgnout: None,
+        pgn_extras: PgnExtras::default(),
         event: "strata match".into(),
         sprt: None,
         draw: None,
@@ -344,6 +371,7 @@ pub fn parse(args: &[String]) -> Result<Option<MatchConfig>, String> {
         ratinginterval: 10,
         output: OutputFormat::Fastchess,
         report_penta: true,
+        warnings: Vec::new(),
     };
     let mut counts = Counts::default();
     let mut each = Vec::new();
@@ -371,19 +399,33 @@ fn option(cfg: &mut MatchConfig, counts: &mut Counts, g: &Group) -> Result<(), S
     match g.flag.as_str() {
         "variant" => {
             let v = single(g)?;
-            cfg.variant = Variant::from_name(v).ok_or(format!("unknown variant '{v}'"))?;
+            (cfg.variant, cfg.chess960) = match v {
+                "standard" => (Variant::Chess, false),
+                "fischerandom" | "chess960" | "fischerrandom" => (Variant::Chess, true),
+                _ => (
+                    Variant::from_name(v).ok_or(format!("unknown variant '{v}'"))?,
+                    false,
+                ),
+            };
         }
         "games" => counts.games = Some(num("--games", single(g)?)?),
         "rounds" => counts.rounds = Some(num("--rounds", single(g)?)?),
         "concurrency" => cfg.concurrency = num("--concurrency", single(g)?)?,
-        "seed" => cfg.seed = num("--seed", single(g)?)?,
+        "seed" | "srand" => cfg.seed = num("--seed", single(g)?)?,
         "event" => cfg.event = g.values.join(" "),
         "timemargin" => cfg.timemargin_ms = num("--timemargin", single(g)?)?,
         "stalltimeout" => cfg.stall_timeout_ms = num("--stalltimeout", single(g)?)?,
         "ratinginterval" => cfg.ratinginterval = num("--ratinginterval", single(g)?)?,
         "maxmoves" => cfg.maxmoves = Some(num("--maxmoves", single(g)?)?),
         "recover" => {}
-        "pgnout" => cfg.pgnout = Some(pgnout(g)?),
+        "pgnout" => cfg.pgnout = Some(pgnout(g, &mut cfg.pgn_extras, &mut cfg.warnings)?),
+        "testEnv" | "testenv" => cfg
+            .warnings
+            .push("--testEnv: fastchess's test-environment output; ignored".into()),
+        "tb" | "tbpieces" | "tbadjudicate" => cfg.warnings.push(format!(
+            "--{}: endgame tablebases are not used by the referee; ignored",
+            g.flag
+        )),
         "openings" => counts.opening_seed = openings(&mut cfg.openings, g)?.or(counts.opening_seed),
         "sprt" => cfg.sprt = Some(sprt(g)?),
         "draw" => cfg.draw = Some(draw(g)?),
@@ -414,14 +456,27 @@ fn option(cfg: &mut MatchConfig, counts: &mut Counts, g: &Group) -> Result<(), S
     Ok(())
 }
 
-/// `--pgnout file=PATH` or `--pgnout PATH`.
-fn pgnout(g: &Group) -> Result<PathBuf, String> {
+/// `--pgnout file=PATH [nodes=B] [seldepth=B] [match_line=REGEX]` or `--pgnout PATH`.
+fn pgnout(
+    g: &Group,
+    extras: &mut PgnExtras,
+    warnings: &mut Vec<String>,
+) -> Result<PathBuf, String> {
     let mut file = None;
     for v in &g.values {
         match v.split_once('=') {
             Some(("file", p)) => file = Some(PathBuf::from(p)),
-            Some((k, _)) => return Err(format!("--pgnout: unknown key '{k}'")),
-            None => file = Some(PathBuf::from(v)),
+            Some(("nodes", b)) => extras.nodes = boolean("--pgnout nodes", b)?,
+            Some(("seldepth", b)) => extras.seldepth = boolean("--pgnout seldepth", b)?,
+            Some(("match_line", _)) => warnings.push(
+                "--pgnout match_line: engine lines are not copied into the PGN; ignored".into(),
+            ),
+            Some((k, _)) if k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') => {
+                return Err(format!("--pgnout: unknown key '{k}'"));
+            }
+            // A value of the previous key that had spaces in it (`match_line='^info .*'`).
+            Some(_) | None if file.is_some() => {}
+            _ => file = Some(PathBuf::from(v)),
         }
     }
     file.ok_or_else(|| "--pgnout: the file is missing".to_string())
@@ -533,7 +588,17 @@ fn finish(
         ));
     }
     for kv in engines {
-        cfg.engines.push(engine(each, kv)?);
+        let mut e = engine(each, kv)?;
+        if cfg.chess960
+            && matches!(e.kind, EngineKind::Process { .. })
+            && !e
+                .options
+                .iter()
+                .any(|(n, _)| n.eq_ignore_ascii_case("UCI_Chess960"))
+        {
+            e.options.push(("UCI_Chess960".into(), "true".into()));
+        }
+        cfg.engines.push(e);
     }
     if cfg.engines[0].name == cfg.engines[1].name {
         cfg.engines[1].name.push_str("-2");

@@ -50,7 +50,17 @@ impl EngineProcess {
         let EngineKind::Process { cmd, args, dir } = &cfg.kind else {
             return Err(format!("engine '{}' is not a program", cfg.name));
         };
-        let mut command = Command::new(cmd);
+        // A relative path with a directory part (`cmd=./strata dir=Engines/`, as fastchess
+        // and OpenBench give it) is relative to the engine's directory.
+        let program = match dir {
+            // Made absolute: whether a relative program is looked up before or after the
+            // change of directory differs between platforms.
+            Some(d) if cmd.contains(['/', '\\']) && std::path::Path::new(cmd).is_relative() => {
+                std::fs::canonicalize(d.join(cmd)).unwrap_or_else(|_| d.join(cmd))
+            }
+            _ => std::path::PathBuf::from(cmd),
+        };
+        let mut command = Command::new(&program);
         command
             .args(args)
             .stdin(Stdio::piped())

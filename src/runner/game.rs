@@ -121,6 +121,8 @@ pub struct GameRecord {
     pub round: usize,
     /// The variant.
     pub variant: Variant,
+    /// Chess960 (chess from a Chess960 start, castling written King takes Rook).
+    pub chess960: bool,
     /// The start position's FEN (before the opening moves).
     pub start_fen: String,
     /// Whether that is not the variant's standard start.
@@ -177,6 +179,8 @@ pub struct GameSpec<'a> {
     pub round: usize,
     /// The variant.
     pub variant: Variant,
+    /// Chess960 notation and engines.
+    pub chess960: bool,
     /// The opening.
     pub opening: &'a Opening,
     /// The engine in each seat.
@@ -319,7 +323,7 @@ pub fn play(
     let colours = spec.variant.colours();
     let cfg = |c: usize| &spec.engines[spec.seats[c]];
     let limits = (0..colours).map(|c| cfg(c).limits).collect();
-    let mut referee = Referee::new(spec.variant, spec.opening, limits)?;
+    let mut referee = Referee::new(spec.variant, spec.chess960, spec.opening, limits)?;
     prepare_players(players, spec.id)?;
     let mut runs = ScoreRuns::default();
     let ending = loop {

@@ -40,6 +40,9 @@ pub fn cli(args: &[String]) -> Result<(), String> {
         print!("{}", args::USAGE);
         return Ok(());
     };
+    for w in &cfg.warnings {
+        eprintln!("strata match: warning: {w}");
+    }
     let mut stdout = std::io::stdout();
     let summary = run(&cfg, &mut stdout, false)?;
     match summary.error {

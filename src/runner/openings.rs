@@ -9,6 +9,7 @@ use rand::{Rng, SeedableRng};
 
 use super::args::OpeningsConfig;
 use super::pgn;
+use crate::rules::chess::chess960_start_fen;
 use crate::rules::{AnyGame, Game, MoveList, Variant};
 
 /// Where a game starts: a position and moves played from it before the engines take over.
@@ -47,7 +48,14 @@ fn read_fen_line(variant: Variant, line: &str) -> Result<AnyGame, String> {
 
 impl Openings {
     /// Loads the openings `cfg` describes for `variant`, checking every one with the rules.
-    pub fn load(cfg: &OpeningsConfig, variant: Variant, seed: u64) -> Result<Openings, String> {
+    /// With `chess960` and no file, the openings are the 960 Chess960 start positions in an
+    /// order drawn from `seed`.
+    pub fn load(
+        cfg: &OpeningsConfig,
+        variant: Variant,
+        chess960: bool,
+        seed: u64,
+    ) -> Result<Openings, String> {
         let mut list = Vec::new();
         let mut description = String::new();
         if let Some(path) = &cfg.file {
@@ -107,6 +115,16 @@ impl Openings {
                 .file_name()
                 .map(|f| f.to_string_lossy().to_string())
                 .unwrap_or_default();
+        }
+        if chess960 && list.is_empty() {
+            list = (0..960)
+                .map(|n| Opening {
+                    fen: Some(chess960_start_fen(n)),
+                    moves: Vec::new(),
+                })
+                .collect();
+            list.shuffle(&mut StdRng::seed_from_u64(seed));
+            description = "Chess960 start positions".into();
         }
         if cfg.random_plies > 0 {
             if !description.is_empty() {
@@ -200,8 +218,8 @@ mod tests {
             ..OpeningsConfig::default()
         };
         for v in Variant::ALL {
-            let a = Openings::load(&cfg, v, 42).unwrap();
-            let b = Openings::load(&cfg, v, 42).unwrap();
+            let a = Openings::load(&cfg, v, false, 42).unwrap();
+            let b = Openings::load(&cfg, v, false, 42).unwrap();
             for r in 0..5 {
                 let o = a.get(r);
                 assert_eq!(o, b.get(r));

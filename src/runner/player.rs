@@ -44,6 +44,8 @@ pub struct SearchInfo {
     pub depth: Option<u32>,
     /// Nodes searched.
     pub nodes: Option<u64>,
+    /// The selective depth.
+    pub seldepth: Option<u32>,
 }
 
 impl SearchInfo {
@@ -59,6 +61,9 @@ impl SearchInfo {
             match t[i] {
                 "depth" => self.depth = t.get(i + 1).and_then(|v| v.parse().ok()).or(self.depth),
                 "nodes" => self.nodes = t.get(i + 1).and_then(|v| v.parse().ok()).or(self.nodes),
+                "seldepth" => {
+                    self.seldepth = t.get(i + 1).and_then(|v| v.parse().ok()).or(self.seldepth)
+                }
                 "score" => {
                     let v = t.get(i + 2).and_then(|v| v.parse::<i32>().ok());
                     match (t.get(i + 1), v) {

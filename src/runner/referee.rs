@@ -84,12 +84,19 @@ fn move_number(game: &AnyGame) -> u32 {
 
 impl Referee {
     /// A game of `variant` from `opening` (its position, then its moves, checked and recorded
-    /// as book moves), each colour playing under `limits[colour]`.
-    pub fn new(variant: Variant, opening: &Opening, limits: Vec<Limits>) -> Result<Self, String> {
+    /// as book moves), each colour playing under `limits[colour]`; with `chess960`, moves are
+    /// named in Chess960 notation (castling as the King taking its Rook).
+    pub fn new(
+        variant: Variant,
+        chess960: bool,
+        opening: &Opening,
+        limits: Vec<Limits>,
+    ) -> Result<Self, String> {
         let mut game = match &opening.fen {
             Some(f) => AnyGame::from_fen(variant, f)?,
             None => AnyGame::startpos(variant),
         };
+        game.set_chess960(chess960);
         let start_fen = game.fen();
         let custom_start = start_fen != AnyGame::startpos(variant).fen();
         let mut moves = Vec::new();
@@ -98,7 +105,8 @@ impl Referee {
                 .parse_move(m)
                 .map_err(|e| format!("opening: {e} in {start_fen}"))?;
             moves.push(PlayedMove {
-                name: m.clone(),
+                // The referee's own name for it: the notation the engines are told to use.
+                name: game.move_name(mv),
                 colour: game.side_to_move(),
                 number: move_number(&game),
                 book: true,
@@ -232,7 +240,7 @@ impl Referee {
             )
         })?;
         self.moves.push(PlayedMove {
-            name: name.to_string(),
+            name: self.game.move_name(mv),
             colour,
             number: move_number(&self.game),
             book: false,
@@ -281,6 +289,7 @@ impl Referee {
             id: ids.id,
             round: ids.round,
             variant: self.variant,
+            chess960: self.game.chess960(),
             custom_start: self.custom_start,
             start_fen: self.start_fen.clone(),
             seats: ids.seats,
@@ -346,7 +355,7 @@ mod tests {
             }),
             ..Limits::default()
         };
-        let mut r = Referee::new(Variant::Chess, &Opening::default(), vec![tc, tc]).unwrap();
+        let mut r = Referee::new(Variant::Chess, false, &Opening::default(), vec![tc, tc]).unwrap();
         r.charge_time(1500, 0).unwrap();
         r.play("e2e4", SearchInfo::default(), 1500).unwrap();
         assert_eq!(r.clock_ms(Colour::WHITE), 10_000 - 1500 + 100);

@@ -136,6 +136,7 @@ fn game_thread(
             id: i as u64 + 1,
             round: i / 2 + 1,
             variant: cfg.variant,
+            chess960: cfg.chess960,
             opening: &opening,
             seats: seats.clone(),
             engines: &cfg.engines,
@@ -199,7 +200,9 @@ impl Collector<'_> {
         self.finished += 1;
         self.rep.finished(&rec);
         if let Some(f) = self.pgn_file.as_mut()
-            && let Err(e) = f.write_all(pgn::write_game(&rec, &self.cfg.event).as_bytes())
+            && let Err(e) = f.write_all(
+                pgn::write_game_with(&rec, &self.cfg.event, self.cfg.pgn_extras).as_bytes(),
+            )
         {
             self.rep
                 .note(&format!("Warning: cannot write the PGN: {e}"));
@@ -260,7 +263,7 @@ pub fn run(
     keep_records: bool,
 ) -> Result<MatchSummary, String> {
     let timeout = Duration::from_millis(cfg.stall_timeout_ms);
-    let openings = Openings::load(&cfg.openings, cfg.variant, cfg.seed)?;
+    let openings = Openings::load(&cfg.openings, cfg.variant, cfg.chess960, cfg.seed)?;
     let th = probe(cfg, timeout)?;
     let pgn_file = match &cfg.pgnout {
         Some(p) => Some(
