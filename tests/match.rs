@@ -500,6 +500,65 @@ fn strata_vs_stockfish_and_fairy_stockfish_on_chess() {
     }
 }
 
+/// Chess960 against Stockfish with UCI_Chess960: four games from Chess960 start positions,
+/// every move accepted by the referee (no illegal move, no crash), the PGN replaying to
+/// each final position and read by python-chess, castling written as the King taking its
+/// Rook whenever it was played.
+#[test]
+fn strata_vs_stockfish_in_chess960() {
+    let Some(path) = installed("stockfish") else {
+        eprintln!("stockfish is not installed (Debian: apt-get install stockfish): skipped");
+        return;
+    };
+    let dir = Scratch::new("stockfish960");
+    let pgn_path = dir.path("games.pgn");
+    let (summary, text) = play(&[
+        "-engine",
+        &format!("cmd={STRATA}"),
+        "name=strata",
+        "-engine",
+        &format!("cmd={path}"),
+        "name=stockfish",
+        "option.Threads=1",
+        "-each",
+        "nodes=20000",
+        "-variant",
+        "fischerandom",
+        "-rounds",
+        "2",
+        "-concurrency",
+        "2",
+        "-srand",
+        "960",
+        "-pgnout",
+        &format!("file={pgn_path}"),
+    ]);
+    assert_eq!(summary.records.len(), 4, "{text}");
+    for r in &summary.records {
+        assert!(
+            matches!(
+                r.termination,
+                Termination::Normal | Termination::Adjudication
+            ),
+            "{}",
+            r.reason
+        );
+        // A Chess960 start, written in Shredder-FEN by the referee in Chess960 notation.
+        assert!(
+            r.custom_start && !r.start_fen.contains(" KQkq "),
+            "{}",
+            r.start_fen
+        );
+    }
+    let games = read_pgn(&pgn_path);
+    assert_eq!(games.len(), 4);
+    for (g, r) in games.iter().zip(&summary.records) {
+        assert_eq!(g.tag("Variant"), Some("Chess960"));
+        assert_eq!(g.replay().unwrap().fen(), r.final_fen, "game {}", r.id);
+    }
+    python_chess_agrees(&pgn_path);
+}
+
 #[test]
 fn the_sprt_stops_the_match_when_h1_is_accepted() {
     let (summary, text) = play(&[

@@ -175,12 +175,24 @@ impl PgnGame {
             .map(|(_, v)| v.as_str())
     }
 
+    /// Whether the `Variant` tag says Chess960 (in any of its usual spellings).
+    pub fn is_chess960(&self) -> bool {
+        const NAMES: [&str; 5] = [
+            "chess960",
+            "chess 960",
+            "fischerandom",
+            "fischerrandom",
+            "960",
+        ];
+        self.tag("Variant")
+            .is_some_and(|v| NAMES.iter().any(|n| v.eq_ignore_ascii_case(n)))
+    }
+
     /// The game's variant: its `Variant` tag (`Standard`, `Chess960` or none: chess).
     pub fn variant(&self) -> Result<Variant, String> {
-        const CHESS: [&str; 5] = ["standard", "chess960", "fischerandom", "chess 960", "960"];
         match self.tag("Variant") {
             None => Ok(Variant::Chess),
-            Some(v) if CHESS.iter().any(|c| v.eq_ignore_ascii_case(c)) => Ok(Variant::Chess),
+            Some(_) if self.is_chess960() => Ok(Variant::Chess),
             Some(v) => {
                 Variant::from_name(&v.to_lowercase()).ok_or(format!("unknown variant '{v}'"))
             }
@@ -195,6 +207,7 @@ impl PgnGame {
             Some(f) => AnyGame::from_fen(variant, f)?,
             None => AnyGame::startpos(variant),
         };
+        g.set_chess960(self.is_chess960());
         for (i, m) in self.moves.iter().enumerate() {
             let mv = g
                 .parse_move(m)
