@@ -373,10 +373,23 @@ async fn chess_by_drag_by_typing_and_castling() {
     b.click_cell("e1").await;
     let mut targets = b.targets().await;
     targets.sort();
-    assert_eq!(targets, ["c1", "d1", "f1", "g1"]);
+    // The King's steps, its castling squares, and its Rooks (castling as the King taking
+    // its own Rook, which Chess960 players point at).
+    assert_eq!(targets, ["a1", "c1", "d1", "f1", "g1", "h1"]);
     b.click_cell("g1").await;
     let moves = b.wait_moves(2).await;
     assert_eq!(moves[0], "e1g1");
+    // The same castling by clicking the King and then its Rook.
+    b.open(&format!(
+        "variant=chess&side=white&{NODES}&fen={}",
+        url_fen("r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1")
+    ))
+    .await;
+    my_turn(&b).await;
+    b.click_cell("e1").await;
+    b.click_cell("a1").await;
+    let moves = b.wait_moves(2).await;
+    assert_eq!(moves[0], "e1c1");
     // A King in check is marked.
     b.open(&format!(
         "variant=chess&side=white&{NODES}&fen={}",
