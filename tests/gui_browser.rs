@@ -364,11 +364,11 @@ async fn chess_by_drag_by_typing_and_castling() {
     message_says(&b, "e4e6").await;
     assert_eq!(b.moves().await.len(), 2, "a refused move changes nothing");
     // Castling by clicking the King and its target.
-    b.open(&format!(
+    let castling = format!(
         "variant=chess&side=white&{NODES}&fen={}",
         url_fen("r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1")
-    ))
-    .await;
+    );
+    b.open(&castling).await;
     my_turn(&b).await;
     b.click_cell("e1").await;
     let mut targets = b.targets().await;
@@ -380,11 +380,7 @@ async fn chess_by_drag_by_typing_and_castling() {
     let moves = b.wait_moves(2).await;
     assert_eq!(moves[0], "e1g1");
     // The same castling by clicking the King and then its Rook.
-    b.open(&format!(
-        "variant=chess&side=white&{NODES}&fen={}",
-        url_fen("r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1")
-    ))
-    .await;
+    b.open(&castling).await;
     my_turn(&b).await;
     b.click_cell("e1").await;
     b.click_cell("a1").await;
