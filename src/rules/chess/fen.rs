@@ -175,6 +175,10 @@ impl ChessPosition {
             return Ok(());
         }
         for ch in field.chars() {
+            let lower = ch.to_ascii_lowercase();
+            if !matches!(lower, 'k' | 'q' | 'a'..='h') {
+                return Err(format!("FEN castling field: unknown letter '{ch}'"));
+            }
             let colour = if ch.is_ascii_uppercase() {
                 Colour::WHITE
             } else {
@@ -182,22 +186,19 @@ impl ChessPosition {
             };
             let rank = if colour == Colour::WHITE { 0 } else { 7 };
             let king = self.king_square(colour);
+            if king / 8 != rank {
+                continue;
+            }
+            let king_file = king % 8;
             let rook_on =
-                |f: usize| self.board.piece_at(sq(f, rank)) == Piece::new(kind::ROOK, colour);
-            let file = match ch.to_ascii_lowercase() {
-                'k' => (0..8).rev().find(|&f| rook_on(f)),
-                'q' => (0..8).find(|&f| rook_on(f)),
-                f @ 'a'..='h' => Some(f as usize - 'a' as usize).filter(|&f| rook_on(f)),
-                _ => return Err(format!("FEN castling field: unknown letter '{ch}'")),
+                |f: &usize| self.board.piece_at(sq(*f, rank)) == Piece::new(kind::ROOK, colour);
+            let file = match lower {
+                'k' => (king_file + 1..8).rev().find(rook_on),
+                'q' => (0..king_file).find(rook_on),
+                f => Some(f as usize - 'a' as usize).filter(|f| f != &king_file && rook_on(f)),
             };
             let Some(file) = file else { continue };
-            if king / 8 != rank || file == king % 8 {
-                continue;
-            }
-            let kingside = file > king % 8;
-            if (ch == 'K' || ch == 'k') != kingside && matches!(ch, 'K' | 'k' | 'Q' | 'q') {
-                continue;
-            }
+            let kingside = file > king_file;
             let i = usize::from(!kingside) + if colour == Colour::WHITE { 0 } else { 2 };
             if self.castling & (1 << i) != 0 {
                 return Err(format!(
@@ -221,7 +222,7 @@ impl ChessPosition {
             }
             let rook = self.castle.rook[i] as Cell;
             let (file, rank) = (rook % 8, rook / 8);
-            let colour = self.board.piece_at(rook).colour();
+            let colour = if i < 2 { Colour::WHITE } else { Colour::BLACK };
             let outer = if i % 2 == 0 { file + 1..8 } else { 0..file };
             let outermost = !outer
                 .into_iter()
