@@ -23,6 +23,10 @@ struct Cli {
     /// Write logs to this file instead of stderr.
     #[arg(long, global = true)]
     log: Option<PathBuf>,
+    /// Load the variants defined in this file first (docs/variant-files.md); may be given
+    /// more than once.
+    #[arg(long = "variant-file", global = true)]
+    variant_files: Vec<PathBuf>,
     #[command(subcommand)]
     command: Option<Cmd>,
 }
@@ -65,7 +69,7 @@ struct MatchArgs {
 
 #[derive(Args)]
 struct BenchArgs {
-    /// A variant name, or `all`.
+    /// A variant name, or `all` (the built-in ones and those of `--variant-file`).
     #[arg(long, default_value = "all")]
     variant: String,
     /// Depth (default: each variant's own bench depth).
@@ -84,7 +88,7 @@ struct BenchArgs {
 
 fn run_bench(args: BenchArgs) -> Result<(), String> {
     let variants = if args.variant == "all" {
-        Variant::ALL.to_vec()
+        Variant::available()
     } else {
         let v = Variant::from_name(&args.variant)
             .ok_or(format!("unknown variant '{}'", args.variant))?;
@@ -201,6 +205,12 @@ fn main() -> ExitCode {
     if let Err(e) = strata::logging::init(log.as_deref()) {
         eprintln!("strata: {e}");
         return ExitCode::FAILURE;
+    }
+    for path in &cli.variant_files {
+        if let Err(e) = strata::rules::defined::load_file(&path.to_string_lossy()) {
+            eprintln!("strata: {e}");
+            return ExitCode::FAILURE;
+        }
     }
     let result = match cli.command {
         None | Some(Cmd::Uci) => {

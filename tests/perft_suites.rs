@@ -45,4 +45,5 @@ suites! {
     podionic => "podionic.perft",
     pentaplane => "pentaplane.perft",
     future_generation => "future-generation.perft",
+    raumschach => "raumschach.perft",
 }

@@ -177,10 +177,15 @@ fn perft_through_the_protocol_matches_the_suites() {
     let mut checked = 0;
     for file in common::suite_files() {
         let suite = common::load_suite(&file);
-        let mut input = format!(
+        let mut input = String::new();
+        // A variant defined in a file: the engine reads the same file first.
+        if let strata::rules::Variant::Defined(d) = suite.variant {
+            input.push_str(&format!("setoption name VariantPath value {}\n", d.0.path));
+        }
+        input.push_str(&format!(
             "setoption name UCI_Variant value {}\n",
             suite.variant.name()
-        );
+        ));
         // The Chess960 suite is run as a Chess960 GUI runs it.
         if file.file_stem().is_some_and(|s| s == "chess960") {
             input.push_str("setoption name UCI_Chess960 value true\n");

@@ -375,8 +375,8 @@ fn hash_and_threads(rounds: usize) {
     let mut e = Engine::start("Hash and Threads");
     let settings = [(1, 1), (8, 2), (64, 1), (2, 2), (16, 1), (32, 2)];
     for r in 0..rounds {
-        for v in Variant::ALL {
-            let (hash, threads) = settings[(r + v as usize) % settings.len()];
+        for (i, v) in Variant::ALL.into_iter().enumerate() {
+            let (hash, threads) = settings[(r + i) % settings.len()];
             let g = set_position(&mut e, v, &mut f);
             e.send(&format!("setoption name Hash value {hash}"));
             e.send(&format!("setoption name Threads value {threads}"));

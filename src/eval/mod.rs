@@ -5,6 +5,7 @@
 //! team. Terms are tapered between a middlegame and an endgame value by the game phase.
 
 pub mod chess;
+pub mod defined;
 pub mod future;
 pub mod geometry;
 pub mod pentaplane;

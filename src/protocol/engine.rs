@@ -301,7 +301,28 @@ impl Engine {
                     self.error(&e);
                 }
             }
+            ("VariantPath", OptionValue::Text(path)) => self.load_variants(&path),
             (other, _) => self.error(&format!("option '{other}' cannot be set")),
+        }
+    }
+
+    /// Loads the variants of a file (`VariantPath`) and lists them in `UCI_Variant`. A bad
+    /// file changes nothing: the error names its line.
+    fn load_variants(&mut self, path: &str) {
+        if path.trim().is_empty() || path == "<empty>" {
+            return;
+        }
+        match crate::rules::defined::load_file(path.trim()) {
+            Ok(loaded) => {
+                self.options = declarations();
+                let names: Vec<&str> = loaded.iter().map(|v| v.name()).collect();
+                self.out.line(&format!(
+                    "info string variants loaded from {}: {}",
+                    path.trim(),
+                    names.join(", ")
+                ));
+            }
+            Err(e) => self.error(&format!("VariantPath: {e}")),
         }
     }
 

@@ -159,7 +159,16 @@ pub fn declarations() -> Vec<OptionDecl> {
             name: "UCI_Variant",
             kind: OptionType::Combo {
                 default: Variant::Chess.name().to_string(),
-                vars: Variant::ALL.iter().map(|v| v.name().to_string()).collect(),
+                vars: Variant::available()
+                    .iter()
+                    .map(|v| v.name().to_string())
+                    .collect(),
+            },
+        },
+        OptionDecl {
+            name: "VariantPath",
+            kind: OptionType::Text {
+                default: String::new(),
             },
         },
         OptionDecl {

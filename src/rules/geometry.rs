@@ -41,6 +41,8 @@ pub struct GeometrySpec {
     pub levels: Vec<LevelSpec>,
     /// Whether cell names start with the level letter (`Cc3`) or not (`e4`).
     pub named_levels: bool,
+    /// Cells inside the levels' rectangles that do not exist (an irregular board).
+    pub holes: Vec<Coord>,
     /// The slider directions whose rays are precomputed.
     pub directions: Vec<Vector>,
 }
@@ -75,6 +77,9 @@ impl<const W: usize> Geometry<W> {
         for (z, lvl) in spec.levels.iter().enumerate() {
             for y in lvl.ranks.0..=lvl.ranks.1 {
                 for x in lvl.files.0..=lvl.files.1 {
+                    if spec.holes.contains(&Coord { x, y, z: z as i8 }) {
+                        continue;
+                    }
                     let cell = coords.len();
                     assert!(
                         cell < 64 * W,
@@ -388,6 +393,7 @@ mod tests {
                 })
                 .collect(),
             named_levels: true,
+            holes: Vec::new(),
             directions: unit_vectors_3d(),
         })
     }
@@ -469,6 +475,7 @@ mod tests {
                 })
                 .collect(),
             named_levels: true,
+            holes: Vec::new(),
             directions: unit_vectors_3d(),
         });
         assert_eq!(g.cells(), 300);

@@ -5,6 +5,7 @@ pub mod bitset;
 pub mod board;
 pub mod chess;
 pub mod clocks;
+pub mod defined;
 pub mod fen;
 pub mod future;
 pub mod game;

@@ -186,6 +186,7 @@ mod tests {
                 },
             ],
             named_levels: true,
+            holes: Vec::new(),
             directions: vec![],
         });
         let rows = level_rows(&geo);

@@ -8,6 +8,7 @@
 
 use super::bitset::Cell;
 use super::chess::{self, ChessPosition};
+use super::defined::DefinedPosition;
 use super::future::{self, FuturePosition};
 use super::game::{Game, GameEnd};
 use super::moves::{Move, MoveList};
@@ -27,6 +28,7 @@ impl Variant {
             Variant::Podionic => &podionic::info::INFO,
             Variant::Pentaplane => &pentaplane::info::INFO,
             Variant::FutureGeneration => &future::info::INFO,
+            Variant::Defined(d) => &d.0.info,
         }
     }
 
@@ -59,6 +61,8 @@ pub enum AnyGame {
     Pentaplane(PentaplanePosition),
     /// Chess – The Future Generation.
     Future(FuturePosition),
+    /// A variant defined in a file.
+    Defined(DefinedPosition),
 }
 
 /// Runs `$body` with `$g` bound to the concrete position inside an [`AnyGame`] (by value,
@@ -73,6 +77,7 @@ macro_rules! with_game {
             $crate::rules::registry::AnyGame::Podionic($g) => $body,
             $crate::rules::registry::AnyGame::Pentaplane($g) => $body,
             $crate::rules::registry::AnyGame::Future($g) => $body,
+            $crate::rules::registry::AnyGame::Defined($g) => $body,
         }
     };
 }
@@ -86,6 +91,7 @@ impl Variant {
             Variant::Podionic => PodionicPosition::geometry().layout(),
             Variant::Pentaplane => PentaplanePosition::geometry().layout(),
             Variant::FutureGeneration => FuturePosition::geometry().layout(),
+            Variant::Defined(d) => d.0.geo.layout(),
         }
     }
 }
@@ -153,6 +159,7 @@ impl AnyGame {
             Variant::Podionic => PodionicPosition::from_fen(fen).map(AnyGame::Podionic),
             Variant::Pentaplane => PentaplanePosition::from_fen(fen).map(AnyGame::Pentaplane),
             Variant::FutureGeneration => FuturePosition::from_fen(fen).map(AnyGame::Future),
+            Variant::Defined(d) => DefinedPosition::from_fen(d.0, fen).map(AnyGame::Defined),
         }
     }
 }

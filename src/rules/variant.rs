@@ -2,7 +2,8 @@
 //! rules. This module knows no position type: the variants and [`Game`](super::Game) depend
 //! on it, and the registry ([`super::registry`]) ties names to position types.
 
-/// A variant's protocol name and identity.
+/// A variant's protocol name and identity: one of the built-in variants, or one defined in
+/// a file and loaded at run time (the registry is open).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Variant {
     /// FIDE chess.
@@ -17,10 +18,12 @@ pub enum Variant {
     Pentaplane,
     /// Chess – The Future Generation.
     FutureGeneration,
+    /// A variant defined in a file ([`crate::rules::defined`]).
+    Defined(super::defined::DefinedRef),
 }
 
 impl Variant {
-    /// Every variant, in the order `UCI_Variant` lists them.
+    /// The built-in variants, in the order `UCI_Variant` lists them.
     pub const ALL: [Variant; 6] = [
         Variant::Chess,
         Variant::Pole,
@@ -39,12 +42,29 @@ impl Variant {
             Variant::Podionic => "podionic",
             Variant::Pentaplane => "pentaplane",
             Variant::FutureGeneration => "future-generation",
+            Variant::Defined(d) => d.0.name,
         }
     }
 
-    /// The variant with protocol name `name`.
+    /// The variant with protocol name `name`: a built-in one, or the newest loaded from a
+    /// file under that name.
     pub fn from_name(name: &str) -> Option<Variant> {
-        Variant::ALL.into_iter().find(|v| v.name() == name)
+        Variant::ALL
+            .into_iter()
+            .find(|v| v.name() == name)
+            .or_else(|| super::defined::find(name))
+    }
+
+    /// Every variant known now: the built-in ones, then those loaded from files.
+    pub fn available() -> Vec<Variant> {
+        let mut all = Variant::ALL.to_vec();
+        all.extend(super::defined::loaded());
+        all
+    }
+
+    /// Whether this variant was defined in a file.
+    pub fn is_defined(self) -> bool {
+        matches!(self, Variant::Defined(_))
     }
 }
 

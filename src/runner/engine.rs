@@ -156,7 +156,18 @@ impl EngineProcess {
             self.send(&format!("setoption name {k} value {v}"))
                 .map_err(|_| fail("setoption", WaitError::Closed))?;
         }
-        if let Some(vars) = self.declared_vars("UCI_Variant")
+        // A variant defined in a file: the engine reads the same file first (it then lists
+        // the variant, though not in the options it declared before).
+        if let Variant::Defined(d) = variant {
+            if !self.declares("VariantPath") {
+                return Err(format!(
+                    "engine '{name}' has no VariantPath option, so it cannot load {}",
+                    variant.name()
+                ));
+            }
+            self.send(&format!("setoption name VariantPath value {}", d.0.path))
+                .map_err(|_| fail("setoption", WaitError::Closed))?;
+        } else if let Some(vars) = self.declared_vars("UCI_Variant")
             && !vars.iter().any(|v| v == variant.name())
         {
             return Err(format!(

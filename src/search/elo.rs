@@ -98,6 +98,9 @@ fn ladder(variant: Variant) -> Ladder {
         Variant::Podionic => PODIONIC,
         Variant::Pentaplane => PENTAPLANE,
         Variant::FutureGeneration => FUTURE_GENERATION,
+        // Not measured: the ladder of the built-in 3D variant whose engine is closest
+        // (Polyhedron's board and pieces are what file variants are built from).
+        Variant::Defined(_) => POLYHEDRON,
     }
 }
 

@@ -51,7 +51,8 @@ pub fn suite_files() -> Vec<PathBuf> {
 /// Reads a suite file.
 ///
 /// Format (one directive per line, `#` starts a comment line):
-/// `variant <name>` once at the top; then per position `id <name>`, `fen <FEN>` or
+/// `variant <name>` once at the top (after `variant-file <path>` for a variant defined in a
+/// file); then per position `id <name>`, `fen <FEN>` or
 /// `fen startpos`, optionally `moves <m1> <m2> ...`, and `perft <depth> <count> [slow]` lines.
 /// `slow` lines run only in the ignored deep test.
 pub fn load_suite(path: &Path) -> Suite {
@@ -67,6 +68,12 @@ pub fn load_suite(path: &Path) -> Suite {
         let rest = rest.trim();
         let at = || format!("{}:{}", path.display(), n + 1);
         match key {
+            // A variant defined in a file: the file (relative to the repository) is loaded.
+            "variant-file" => {
+                let file = Path::new(env!("CARGO_MANIFEST_DIR")).join(rest);
+                strata::rules::defined::load_file(&file.to_string_lossy())
+                    .unwrap_or_else(|e| panic!("{}: {e}", at()));
+            }
             "variant" => {
                 variant = Some(
                     Variant::from_name(rest).unwrap_or_else(|| panic!("{}: unknown variant", at())),

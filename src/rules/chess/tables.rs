@@ -92,6 +92,7 @@ pub static TABLES: LazyLock<Tables> = LazyLock::new(|| {
             ranks: (0, 7),
         }],
         named_levels: false,
+        holes: Vec::new(),
         directions: DIRECTIONS.to_vec(),
     });
     let knight = table(

@@ -189,6 +189,7 @@ fn geometry(directions: &[Vector]) -> Geometry<4> {
             })
             .collect(),
         named_levels: true,
+        holes: Vec::new(),
         directions: directions.to_vec(),
     })
 }

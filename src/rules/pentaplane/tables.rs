@@ -101,6 +101,7 @@ pub static TABLES: LazyLock<Tables> = LazyLock::new(|| {
             })
             .collect(),
         named_levels: true,
+        holes: Vec::new(),
         directions: dirs.clone(),
     });
     assert_eq!(geo.cells(), CELLS);

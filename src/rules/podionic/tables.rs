@@ -112,6 +112,7 @@ impl Tables {
         let geo = Geometry::new(&GeometrySpec {
             levels: level_specs(),
             named_levels: true,
+            holes: Vec::new(),
             directions: Vec::new(),
         });
         assert_eq!(geo.cells(), CELLS, "Podionic has 64 cells");

@@ -140,6 +140,7 @@ pub fn geometry_spec() -> GeometrySpec {
             })
             .collect(),
         named_levels: true,
+        holes: Vec::new(),
         directions: unit_vectors_3d(),
     }
 }

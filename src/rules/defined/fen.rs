@@ -1,0 +1,234 @@
+//! FEN of a file-defined variant: `<placement>[<reserves>] <side> [<castling>] [<en passant>]
+//! <halfmove> <fullmove>`. The castling field is there when the variant has castling, the en
+//! passant field when it has en passant, the reserves when pawns promote to captured pieces
+//! (the brackets may be left out when both reserves are empty).
+
+use super::position::{DefinedPosition, NO_EP};
+use super::rules::{Goal, Rules};
+use crate::rules::bitset::Cell;
+use crate::rules::clocks::Clocks;
+use crate::rules::fen as rules_fen;
+use crate::rules::piece::{Colour, Kind, Piece};
+use crate::rules::placement;
+
+impl DefinedPosition {
+    /// Reads a FEN of `rules`' variant. Any input gives a position or an error in words.
+    pub fn from_fen(rules: &'static Rules, fen: &str) -> Result<Self, String> {
+        let mut names = vec!["placement", "side to move"];
+        if !rules.castlings.is_empty() {
+            names.push("castling");
+        }
+        if rules.en_passant {
+            names.push("en passant");
+        }
+        let clocks_at = names.len();
+        names.extend(["half-move clock", "move number"]);
+        let fields = rules_fen::fields(fen, &names)?;
+        let (text, reserves) = rules_fen::bracketed(fields[0], "reserves")?;
+        let mut p = DefinedPosition::empty(rules);
+        for (cell, piece) in placement::read(text, &rules.geo, |ch, _| {
+            placement::read_letter(&rules.letters, ch)
+        })? {
+            p.board.put(cell, piece);
+        }
+        if let Some(res) = reserves {
+            if !rules.reserve {
+                return Err("FEN: this variant has no reserves ([...])".into());
+            }
+            for ch in res.chars() {
+                let k = rules
+                    .kind_of_letter(ch)
+                    .filter(|&k| !rules.is_royal(k) && !rules.is_pawn(k))
+                    .ok_or_else(|| format!("FEN reserve: '{ch}' is not a piece a reserve holds"))?;
+                let colour = if ch.is_ascii_uppercase() {
+                    Colour::WHITE
+                } else {
+                    Colour::BLACK
+                };
+                p.reserve_add(colour, k);
+            }
+        }
+        p.side = rules_fen::two_colour_side(fields[1])?;
+        if p.side == Colour::BLACK {
+            p.board.toggle_key(rules.zobrist.side[1]);
+        }
+        let mut i = 2;
+        if !rules.castlings.is_empty() {
+            if let Some(f) = fields.get(i) {
+                p.read_castling(f)?;
+            }
+            i += 1;
+        }
+        if rules.en_passant
+            && let Some(&f) = fields.get(i).filter(|&&f| f != "-")
+        {
+            let cell = rules
+                .geo
+                .parse_name(f)
+                .ok_or_else(|| format!("FEN en passant cell '{f}' is not a cell"))?;
+            let victim = p
+                .ep_victim(cell, p.side.flip())
+                .filter(|_| p.board.piece_at(cell).is_none())
+                .ok_or_else(|| format!("FEN en passant cell '{f}' has no pawn that passed it"))?;
+            p.ep = (cell as u16, victim as u16);
+            p.board.toggle_key(rules.ep_key(cell));
+        }
+        p.clocks = Clocks::read(
+            fields.get(clocks_at).copied(),
+            fields.get(clocks_at + 1).copied(),
+        )?;
+        p.check_placement()?;
+        Ok(p)
+    }
+
+    fn read_castling(&mut self, field: &str) -> Result<(), String> {
+        let r = self.rules;
+        let mut rights = 0;
+        if field != "-" {
+            for ch in field.chars() {
+                let i = r
+                    .castlings
+                    .iter()
+                    .position(|c| c.letter == ch)
+                    .ok_or_else(|| format!("FEN castling: no castling '{ch}' in this variant"))?;
+                let c = &r.castlings[i];
+                let king = self.board.piece_at(c.king);
+                let rook = self.board.piece_at(c.rook);
+                if king.is_none()
+                    || king.colour() != c.colour
+                    || !r.is_royal(king.kind())
+                    || rook.is_none()
+                    || rook.colour() != c.colour
+                {
+                    return Err(format!(
+                        "FEN castling '{ch}': no King on {} and piece on {} to castle with",
+                        r.geo.name(c.king),
+                        r.geo.name(c.rook)
+                    ));
+                }
+                rights |= 1 << i;
+            }
+        }
+        self.set_castling(rights);
+        Ok(())
+    }
+
+    /// The rules every position obeys: royal pieces, pawns outside their promotion zone, the
+    /// side not to move not in check.
+    fn check_placement(&self) -> Result<(), String> {
+        let r = self.rules;
+        for c in [Colour::WHITE, Colour::BLACK] {
+            let n = self.royals(c).len();
+            let ok = match r.goal {
+                Goal::Checkmate => n == 1,
+                Goal::RoyalCapture => n >= 1,
+            };
+            if !ok {
+                return Err(format!(
+                    "FEN: {} has {n} royal pieces, {} needed",
+                    c.name(),
+                    if r.goal == Goal::Checkmate {
+                        "exactly one is"
+                    } else {
+                        "at least one is"
+                    }
+                ));
+            }
+            for k in (0..r.kinds as Kind).filter(|&k| r.is_pawn(k)) {
+                if let Some(cell) = (self.board.pieces(k, c) & r.promotion_zone[c.idx()]).first() {
+                    return Err(format!(
+                        "FEN: a {} pawn on {}, where it would have promoted",
+                        c.name(),
+                        r.geo.name(cell)
+                    ));
+                }
+            }
+        }
+        if r.goal == Goal::Checkmate && self.royal_attacked(self.side.flip()) {
+            return Err(format!(
+                "FEN: the side not to move ({}) is in check",
+                self.side.flip().name()
+            ));
+        }
+        Ok(())
+    }
+
+    /// The position as FEN.
+    pub fn to_fen(&self) -> String {
+        let r = self.rules;
+        let mut s = placement::write(
+            &r.geo,
+            |c| self.board.piece_at(c),
+            |p, out| out.push(placement::letter(&r.letters, p)),
+        );
+        if r.reserve {
+            s.push('[');
+            for c in [Colour::WHITE, Colour::BLACK] {
+                for k in 0..r.kinds {
+                    for _ in 0..self.reserves[c.idx()][k] {
+                        s.push(placement::letter(&r.letters, Piece::new(k as Kind, c)));
+                    }
+                }
+            }
+            s.push(']');
+        }
+        s.push_str(if self.side == Colour::WHITE {
+            " w"
+        } else {
+            " b"
+        });
+        if !r.castlings.is_empty() {
+            s.push(' ');
+            let rights: String = (0..r.castlings.len())
+                .filter(|i| self.castling >> i & 1 == 1)
+                .map(|i| r.castlings[i].letter)
+                .collect();
+            s.push_str(if rights.is_empty() { "-" } else { &rights });
+        }
+        if r.en_passant {
+            s.push(' ');
+            if self.ep.0 == NO_EP {
+                s.push('-');
+            } else {
+                s.push_str(&r.geo.name(self.ep.0 as Cell));
+            }
+        }
+        s.push(' ');
+        s.push_str(&self.clocks.fen());
+        s
+    }
+
+    /// The board for the `d` command: each level from the top, its ranks from the highest.
+    pub fn draw(&self) -> String {
+        let r = self.rules;
+        let geo = &r.geo;
+        let (files, _) = geo.extent();
+        let mut s = String::new();
+        for (z, rows) in placement::level_rows(geo).iter().enumerate().rev() {
+            if geo.levels() > 1 {
+                s.push_str(&format!("Level {}\n", (b'A' + z as u8) as char));
+            }
+            for row in rows {
+                let y = geo.coord(row[0]).y;
+                let mut line = vec![' '; files];
+                for &c in row {
+                    let p = self.board.piece_at(c);
+                    line[geo.coord(c).x as usize] = if p.is_none() {
+                        '.'
+                    } else {
+                        placement::letter(&r.letters, p)
+                    };
+                }
+                let text: String = line.iter().flat_map(|&ch| [' ', ch]).collect();
+                s.push_str(&format!("{:>3}{}\n", y + 1, text.trim_end()));
+            }
+            let letters: String = (0..files)
+                .flat_map(|x| [' ', (b'a' + x as u8) as char])
+                .collect();
+            s.push_str(&format!("   {letters}\n\n"));
+        }
+        s.push_str(&format!("Fen: {}\n", self.to_fen()));
+        s.push_str(&format!("Key: {:016X}", self.board.key()));
+        s
+    }
+}

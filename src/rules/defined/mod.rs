@@ -1,0 +1,413 @@
+//! Variants defined in files (`docs/variant-files.md`): a TOML file describes the board,
+//! the pieces (built from slides, steps and leaps), pawns, promotion, castling, the start
+//! position and the goal; [`load_file`] compiles it and registers each variant, which is
+//! then a [`Variant`] like the built-in ones.
+//!
+//! Compiled variants live for the rest of the process (each is leaked once when loaded, so
+//! positions and [`Variant`] values can point at them without reference counting). Loading
+//! the same file again registers new copies under the same names; [`Variant::from_name`]
+//! finds the newest.
+
+mod explain;
+mod fen;
+pub mod file;
+mod movegen;
+mod position;
+pub mod rules;
+
+pub use position::{DefinedPosition, Reserve};
+pub use rules::{Goal, Rules};
+
+use std::sync::RwLock;
+
+use crate::rules::bitset::Cell;
+use crate::rules::clocks::NullMove;
+use crate::rules::game::{Game, GameEnd, MoveError};
+use crate::rules::moves::{Move, MoveFlag, MoveList};
+use crate::rules::piece::{Colour, Kind, Piece};
+use crate::rules::variant::Variant;
+use rules::Stalemate;
+
+/// A loaded variant, as [`Variant::Defined`] holds it: compared by identity.
+#[derive(Clone, Copy)]
+pub struct DefinedRef(pub &'static Rules);
+
+impl PartialEq for DefinedRef {
+    fn eq(&self, o: &Self) -> bool {
+        std::ptr::eq(self.0, o.0)
+    }
+}
+impl Eq for DefinedRef {}
+impl std::hash::Hash for DefinedRef {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        (self.0 as *const Rules as usize).hash(h)
+    }
+}
+impl std::fmt::Debug for DefinedRef {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.0.name)
+    }
+}
+
+static LOADED: RwLock<Vec<&'static Rules>> = RwLock::new(Vec::new());
+
+/// The file-defined variants loaded so far, each name once (the newest), in loading order.
+pub fn loaded() -> Vec<Variant> {
+    let all = LOADED.read().expect("registry lock");
+    let mut out: Vec<Variant> = Vec::new();
+    for (i, r) in all.iter().enumerate() {
+        if !all[i + 1..].iter().any(|o| o.name == r.name) {
+            out.push(Variant::Defined(DefinedRef(r)));
+        }
+    }
+    out
+}
+
+/// The newest loaded variant named `name`.
+pub fn find(name: &str) -> Option<Variant> {
+    let all = LOADED.read().expect("registry lock");
+    all.iter()
+        .rev()
+        .find(|r| r.name == name)
+        .map(|r| Variant::Defined(DefinedRef(r)))
+}
+
+/// A refused file: where and what.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileError {
+    /// The file.
+    pub path: String,
+    /// The line (from 1), when the error has one.
+    pub line: Option<usize>,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl std::fmt::Display for FileError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.line {
+            Some(l) => write!(f, "{}:{}: {}", self.path, l, self.message),
+            None => write!(f, "{}: {}", self.path, self.message),
+        }
+    }
+}
+
+fn line_of(text: &str, byte: usize) -> usize {
+    text[..byte.min(text.len())].matches('\n').count() + 1
+}
+
+/// Compiles every variant of a file's text without registering them (`path` names it in
+/// messages). The whole file is refused at its first error.
+pub fn compile_text(path: &str, text: &str) -> Result<Vec<Rules>, FileError> {
+    let err = |span: Option<std::ops::Range<usize>>, message: String| FileError {
+        path: path.to_string(),
+        line: span.map(|s| line_of(text, s.start)),
+        message,
+    };
+    let file: file::VariantFile = toml::from_str(text).map_err(|e| {
+        let first = e.message().lines().next().unwrap_or("").to_string();
+        err(e.span(), first)
+    })?;
+    if file.variant.is_empty() {
+        return Err(err(None, "no [[variant]] in the file".into()));
+    }
+    let mut out: Vec<Rules> = Vec::new();
+    for v in &file.variant {
+        let def = v.get_ref();
+        let name = def.name.get_ref();
+        if crate::rules::variant::Variant::ALL
+            .iter()
+            .any(|b| b.name() == name)
+        {
+            return Err(err(
+                Some(def.name.span()),
+                format!("'{name}' is a built-in variant: choose another name"),
+            ));
+        }
+        if out.iter().any(|r| r.name == name) {
+            return Err(err(
+                Some(def.name.span()),
+                format!("variant '{name}' is defined twice in the file"),
+            ));
+        }
+        let r = rules::compile(def, path).map_err(|e| err(Some(e.span), e.message))?;
+        out.push(r);
+        let _ = v;
+    }
+    // The start positions, read with the compiled rules (they must be 'static to be read, so
+    // the check uses a temporary leak only when everything else passed).
+    Ok(out)
+}
+
+/// Reads, checks and registers every variant in the file at `path`; returns them in file
+/// order. On any error nothing is registered and the variants loaded before stay as they were.
+pub fn load_file(path: &str) -> Result<Vec<Variant>, FileError> {
+    let text = std::fs::read_to_string(path).map_err(|e| FileError {
+        path: path.to_string(),
+        line: None,
+        message: format!("cannot read the file: {e}"),
+    })?;
+    let absolute = std::fs::canonicalize(path)
+        .map(|p| p.to_string_lossy().to_string())
+        .unwrap_or_else(|_| path.to_string());
+    load_text(&absolute, &text).map_err(|mut e| {
+        e.path = path.to_string();
+        e
+    })
+}
+
+/// [`load_file`] on text already read.
+pub fn load_text(path: &str, text: &str) -> Result<Vec<Variant>, FileError> {
+    let compiled = compile_text(path, text)?;
+    let file: file::VariantFile = toml::from_str(text).expect("parsed once already");
+    let mut leaked: Vec<&'static Rules> = Vec::new();
+    for (mut r, v) in compiled.into_iter().zip(&file.variant) {
+        let start = &v.get_ref().start;
+        // The position refers to its rules by a 'static reference; the rules are leaked
+        // here, before the start position is checked (a refused file leaks its tables
+        // once, which is bounded by the files a user loads).
+        r.info.variant = Variant::Chess;
+        let rules: &'static mut Rules = Box::leak(Box::new(r));
+        let ptr: &'static Rules = rules;
+        let fen_check = DefinedPosition::from_fen(ptr, ptr.info.start_fen);
+        if let Err(e) = fen_check {
+            return Err(FileError {
+                path: path.to_string(),
+                line: Some(line_of(text, start.span().start)),
+                message: format!("start position: {e}"),
+            });
+        }
+        leaked.push(ptr);
+    }
+    let variants: Vec<Variant> = leaked
+        .iter()
+        .map(|r| Variant::Defined(DefinedRef(r)))
+        .collect();
+    LOADED.write().expect("registry lock").extend(leaked);
+    Ok(variants)
+}
+
+impl DefinedPosition {
+    /// The start position of `rules`' variant.
+    pub fn startpos(rules: &'static Rules) -> Self {
+        DefinedPosition::from_fen(rules, rules.info.start_fen).expect("checked when loaded")
+    }
+
+    fn parse_move_text(&self, s: &str) -> Option<(Cell, Cell, Option<Kind>)> {
+        let geo = &self.rules.geo;
+        let (from, n1) = geo.parse_name_prefix(s)?;
+        let rest = &s[n1..];
+        let (to, n2) = geo.parse_name_prefix(rest)?;
+        let mut tail = rest[n2..].chars();
+        let promotion = match (tail.next(), tail.next()) {
+            (None, _) => None,
+            (Some(c), None) if c.is_ascii_lowercase() => Some(self.rules.kind_of_letter(c)?),
+            _ => return None,
+        };
+        Some((from, to, promotion))
+    }
+
+    fn only_royals_left(&self) -> bool {
+        let r = self.rules;
+        self.board
+            .occupied()
+            .iter()
+            .all(|c| r.is_royal(self.board.piece_at(c).kind()))
+    }
+}
+
+impl Game for DefinedPosition {
+    fn variant(&self) -> Variant {
+        Variant::Defined(DefinedRef(self.rules))
+    }
+
+    fn side_to_move(&self) -> Colour {
+        self.side
+    }
+
+    fn key(&self) -> u64 {
+        self.board.key()
+    }
+
+    fn generate(&self, moves: &mut MoveList) {
+        self.legal(moves);
+    }
+
+    fn make(&mut self, mv: Move) {
+        self.make_move(mv);
+    }
+
+    fn unmake(&mut self) {
+        self.unmake_move();
+    }
+
+    fn history_len(&self) -> usize {
+        self.history.len()
+    }
+
+    fn in_check(&self) -> bool {
+        self.checked()
+    }
+
+    fn fen(&self) -> String {
+        self.to_fen()
+    }
+
+    fn move_name(&self, mv: Move) -> String {
+        let geo = &self.rules.geo;
+        let mut s = geo.name(mv.from());
+        s.push_str(&geo.name(mv.to()));
+        if let Some(k) = mv.promotion() {
+            s.push(self.rules.letters[k as usize].to_ascii_lowercase());
+        }
+        s
+    }
+
+    fn is_move_syntax(&self, s: &str) -> bool {
+        self.parse_move_text(s).is_some()
+    }
+
+    fn parse_move(&self, s: &str) -> Result<Move, MoveError> {
+        let Some((from, to, promotion)) = self.parse_move_text(s) else {
+            return Err(MoveError::Malformed(s.to_string()));
+        };
+        let mut list = MoveList::new();
+        self.generate(&mut list);
+        list.iter()
+            .copied()
+            .find(|m| m.from() == from && m.to() == to && m.promotion() == promotion)
+            .ok_or_else(|| MoveError::Illegal(s.to_string()))
+    }
+
+    fn decided(&self) -> Option<GameEnd> {
+        self.royal_gone().map(|loser| GameEnd::Win {
+            winner: loser.flip().team(),
+            reason: "royal piece captured",
+        })
+    }
+
+    fn end_without_moves(&self) -> GameEnd {
+        if self.checked() {
+            return GameEnd::Win {
+                winner: self.side.flip().team(),
+                reason: "checkmate",
+            };
+        }
+        match self.rules.stalemate {
+            Stalemate::Draw => GameEnd::Draw {
+                reason: "stalemate",
+            },
+            Stalemate::Loss => GameEnd::Win {
+                winner: self.side.flip().team(),
+                reason: "stalemate",
+            },
+            Stalemate::Win => GameEnd::Win {
+                winner: self.side.team(),
+                reason: "stalemate",
+            },
+        }
+    }
+
+    fn repetitions(&self) -> usize {
+        self.clocks
+            .repetitions(self.key(), self.history.len(), 2, |i| self.history[i].key)
+    }
+
+    fn rule_draw(&self) -> Option<&'static str> {
+        let r = self.rules;
+        if r.move_rule > 0 && self.clocks.halfmove >= r.move_rule {
+            Some("move rule")
+        } else if r.bare_kings_draw && self.only_royals_left() {
+            Some("insufficient material")
+        } else {
+            None
+        }
+    }
+
+    fn piece_at(&self, cell: Cell) -> Piece {
+        self.board.piece_at(cell)
+    }
+
+    fn captured_piece(&self, mv: Move) -> Piece {
+        match mv.flag() {
+            MoveFlag::EnPassant => self.board.piece_at(self.ep.1 as Cell),
+            MoveFlag::Castle | MoveFlag::Drop | MoveFlag::Pass => Piece::NONE,
+            _ => self.board.piece_at(mv.to()),
+        }
+    }
+
+    fn null_move_allowed(&self) -> bool {
+        !self.checked()
+    }
+
+    fn make_null(&mut self) {
+        self.make_null_move();
+    }
+
+    fn unmake_null(&mut self) {
+        self.unmake_null_move();
+    }
+
+    fn drawing(&self) -> String {
+        self.draw()
+    }
+
+    fn cell_name(&self, cell: Cell) -> String {
+        self.rules.geo.name(cell)
+    }
+
+    fn in_hand(&self, colour: Colour) -> Vec<(Kind, usize)> {
+        let r = &self.reserves[colour.idx()];
+        (0..self.rules.kinds as Kind)
+            .filter(|&k| r[k as usize] > 0)
+            .map(|k| (k, r[k as usize] as usize))
+            .collect()
+    }
+
+    fn kings_in_danger(&self) -> Vec<Cell> {
+        match self.rules.goal {
+            Goal::Checkmate if self.checked() => self.royals(self.side).iter().collect(),
+            Goal::RoyalCapture => {
+                let them = self.side.flip();
+                self.royals(them)
+                    .iter()
+                    .filter(|&c| self.is_attacked(c, self.side))
+                    .collect()
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    fn explain_illegal(&self, from: Cell, to: Cell) -> String {
+        self.explain(from, to)
+    }
+
+    fn check_invariants(&self) -> Result<(), String> {
+        let r = self.rules;
+        self.board.check(r.geo.cells(), self.key_from_scratch())?;
+        if self.board.colour(Colour(2)).any() || self.board.colour(Colour(3)).any() {
+            return Err("a piece of a third colour".into());
+        }
+        if self.ep.0 != NO_EP_CHECK {
+            let victim = self.ep_victim(self.ep.0 as Cell, self.side.flip());
+            if victim != Some(self.ep.1 as Cell) || self.board.piece_at(self.ep.0 as Cell).is_some()
+            {
+                return Err("en passant cell without the pawn that passed it".into());
+            }
+        }
+        for (i, c) in r.castlings.iter().enumerate() {
+            if self.castling >> i & 1 == 1 {
+                let k = self.board.piece_at(c.king);
+                if k.is_none() || k.colour() != c.colour || !r.is_royal(k.kind()) {
+                    return Err(format!("castling right '{}' without its King", c.letter));
+                }
+            }
+        }
+        if r.goal == Goal::Checkmate && self.royal_attacked(self.side.flip()) {
+            return Err("the side not to move is in check".into());
+        }
+        Ok(())
+    }
+}
+
+const NO_EP_CHECK: u16 = position::NO_EP;

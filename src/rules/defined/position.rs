@@ -1,0 +1,390 @@
+//! A position of a file-defined variant: placement, reserves, castling rights, en passant,
+//! clocks and history; making and taking back moves; the attack test.
+
+use super::rules::{Bb, Goal, Rules, W};
+use crate::rules::bitset::Cell;
+use crate::rules::board::Board;
+use crate::rules::board::MAX_KINDS;
+use crate::rules::clocks::{Clocks, NullMove, NullUndo};
+use crate::rules::moves::{Move, MoveFlag};
+use crate::rules::piece::{Colour, Kind, Piece};
+
+/// "No en passant cell".
+pub(super) const NO_EP: u16 = u16::MAX;
+
+/// A side's reserve: how many of each kind it holds.
+pub type Reserve = [u8; MAX_KINDS];
+
+/// What taking back a move restores.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Undo {
+    pub mv: Move,
+    pub moved: Piece,
+    pub captured: Piece,
+    pub captured_cell: u16,
+    pub ep: (u16, u16),
+    pub castling: u32,
+    pub reserves: [Reserve; 2],
+    pub clocks: Clocks,
+    pub key: u64,
+}
+
+/// A position of a variant defined in a file.
+#[derive(Clone)]
+pub struct DefinedPosition {
+    pub(super) rules: &'static Rules,
+    pub(super) board: Board<W>,
+    pub(super) side: Colour,
+    pub(super) reserves: [Reserve; 2],
+    /// Castling rights, bit `i` for `rules.castlings[i]`.
+    pub(super) castling: u32,
+    /// The en passant cell and the cell of the pawn that passed it.
+    pub(super) ep: (u16, u16),
+    pub(super) clocks: Clocks,
+    pub(super) history: Vec<Undo>,
+    pub(super) nulls: Vec<NullUndo>,
+}
+
+impl PartialEq for DefinedPosition {
+    fn eq(&self, o: &Self) -> bool {
+        std::ptr::eq(self.rules, o.rules)
+            && self.board == o.board
+            && self.side == o.side
+            && self.reserves == o.reserves
+            && self.castling == o.castling
+            && self.ep == o.ep
+            && self.clocks == o.clocks
+    }
+}
+
+impl std::fmt::Debug for DefinedPosition {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "DefinedPosition({}: {})", self.rules.name, self.to_fen())
+    }
+}
+
+impl DefinedPosition {
+    /// An empty board of `rules`, White to move.
+    pub(super) fn empty(rules: &'static Rules) -> Self {
+        DefinedPosition {
+            rules,
+            board: Board::new(rules.zobrist),
+            side: Colour::WHITE,
+            reserves: [[0; MAX_KINDS]; 2],
+            castling: 0,
+            ep: (NO_EP, NO_EP),
+            clocks: Clocks::default(),
+            history: Vec::new(),
+            nulls: Vec::new(),
+        }
+    }
+
+    /// The variant's compiled rules.
+    pub fn rules(&self) -> &'static Rules {
+        self.rules
+    }
+
+    /// The placement.
+    pub fn board(&self) -> &Board<W> {
+        &self.board
+    }
+
+    /// The placement, to change by hand (an editor, checked afterwards through the FEN).
+    pub(crate) fn board_mut(&mut self) -> &mut Board<W> {
+        &mut self.board
+    }
+
+    /// `colour`'s reserve.
+    pub fn reserve(&self, colour: Colour) -> &Reserve {
+        &self.reserves[colour.idx()]
+    }
+
+    /// The cells of `colour`'s royal pieces.
+    pub fn royals(&self, colour: Colour) -> Bb {
+        let mut s = Bb::EMPTY;
+        for k in 0..self.rules.kinds as Kind {
+            if self.rules.is_royal(k) {
+                s |= self.board.pieces(k, colour);
+            }
+        }
+        s
+    }
+
+    /// Whether `by` attacks `cell`: one of its pieces could capture there.
+    pub fn is_attacked(&self, cell: Cell, by: Colour) -> bool {
+        attacked(self.rules, &self.board, cell, by)
+    }
+
+    /// Whether one of `colour`'s royal pieces is attacked.
+    pub fn royal_attacked(&self, colour: Colour) -> bool {
+        let them = colour.flip();
+        self.royals(colour)
+            .iter()
+            .any(|c| self.is_attacked(c, them))
+    }
+
+    /// Whether the side to move is in check (never, in a royal-capture variant).
+    pub fn checked(&self) -> bool {
+        self.rules.goal == Goal::Checkmate && self.royal_attacked(self.side)
+    }
+
+    fn set_ep(&mut self, ep: (u16, u16)) {
+        if self.ep.0 != NO_EP {
+            let k = self.rules.ep_key(self.ep.0 as Cell);
+            self.board.toggle_key(k);
+        }
+        self.ep = ep;
+        if ep.0 != NO_EP {
+            let k = self.rules.ep_key(ep.0 as Cell);
+            self.board.toggle_key(k);
+        }
+    }
+
+    pub(super) fn set_castling(&mut self, rights: u32) {
+        let changed = self.castling ^ rights;
+        for i in 0..self.rules.castlings.len() {
+            if changed >> i & 1 == 1 {
+                let k = self.rules.castle_key(i);
+                self.board.toggle_key(k);
+            }
+        }
+        self.castling = rights;
+    }
+
+    /// Adds one `kind` to `colour`'s reserve.
+    pub(super) fn reserve_add(&mut self, colour: Colour, kind: Kind) {
+        let n = self.reserves[colour.idx()][kind as usize] as usize;
+        self.reserves[colour.idx()][kind as usize] += 1;
+        let k = self.rules.reserve_key(colour, kind, n);
+        self.board.toggle_key(k);
+    }
+
+    fn reserve_take(&mut self, colour: Colour, kind: Kind) {
+        self.reserves[colour.idx()][kind as usize] -= 1;
+        let n = self.reserves[colour.idx()][kind as usize] as usize;
+        let k = self.rules.reserve_key(colour, kind, n);
+        self.board.toggle_key(k);
+    }
+
+    /// The key computed from nothing (for the invariants).
+    pub(super) fn key_from_scratch(&self) -> u64 {
+        let r = self.rules;
+        let mut k = self.board.placement_key_from_scratch() ^ r.zobrist.side[self.side.idx()];
+        for i in 0..r.castlings.len() {
+            if self.castling >> i & 1 == 1 {
+                k ^= r.castle_key(i);
+            }
+        }
+        if self.ep.0 != NO_EP {
+            k ^= r.ep_key(self.ep.0 as Cell);
+        }
+        for c in [Colour::WHITE, Colour::BLACK] {
+            for kind in 0..r.kinds {
+                for n in 0..self.reserves[c.idx()][kind] as usize {
+                    k ^= r.reserve_key(c, kind as Kind, n);
+                }
+            }
+        }
+        k
+    }
+
+    /// Plays `mv` (pseudo-legal: legality is the generator's business).
+    pub(super) fn make_move(&mut self, mv: Move) {
+        let r = self.rules;
+        let us = self.side;
+        let (from, to) = (mv.from(), mv.to());
+        let moved = self.board.piece_at(from);
+        let mut undo = Undo {
+            mv,
+            moved,
+            captured: Piece::NONE,
+            captured_cell: to as u16,
+            ep: self.ep,
+            castling: self.castling,
+            reserves: self.reserves,
+            clocks: self.clocks,
+            key: self.board.key(),
+        };
+        self.set_ep((NO_EP, NO_EP));
+        self.clocks.tick();
+        match mv.flag() {
+            MoveFlag::Castle => {
+                let c = r
+                    .castlings
+                    .iter()
+                    .find(|c| c.colour == us && c.king == from && c.king_to == to)
+                    .expect("a castling move of the variant");
+                let rook = self.board.remove(c.rook);
+                let king = self.board.remove(c.king);
+                self.board.put(c.king_to, king);
+                self.board.put(c.rook_to, rook);
+            }
+            flag => {
+                let victim_cell = if flag == MoveFlag::EnPassant {
+                    undo.ep.1 as Cell
+                } else {
+                    to
+                };
+                let captured = self.board.piece_at(victim_cell);
+                if captured.is_some() {
+                    self.board.remove(victim_cell);
+                    undo.captured = captured;
+                    undo.captured_cell = victim_cell as u16;
+                    self.clocks.restart();
+                    let ck = captured.kind();
+                    if r.reserve && !r.is_royal(ck) && !r.is_pawn(ck) {
+                        self.reserve_add(captured.colour(), ck);
+                    }
+                }
+                let pawn = r.is_pawn(moved.kind());
+                if pawn {
+                    self.clocks.restart();
+                }
+                self.board.relocate(from, to);
+                if let Some(k) = mv.promotion() {
+                    self.board.remove(to);
+                    self.board.put(to, Piece::new(k, us));
+                    if r.reserve {
+                        self.reserve_take(us, k);
+                    }
+                }
+                if flag == MoveFlag::DoubleStep && r.en_passant {
+                    let (a, b) = (r.geo.coord(from), r.geo.coord(to));
+                    let mid = r
+                        .geo
+                        .at(
+                            (a.x as i32 + b.x as i32) / 2,
+                            (a.y as i32 + b.y as i32) / 2,
+                            (a.z as i32 + b.z as i32) / 2,
+                        )
+                        .expect("a double step passes a cell");
+                    self.set_ep((mid as u16, to as u16));
+                }
+            }
+        }
+        let keep = r.castle_keep[from] & r.castle_keep[to];
+        if self.castling & keep != self.castling {
+            self.set_castling(self.castling & keep);
+        }
+        self.clocks.after_two_colour_move(us);
+        self.side = us.flip();
+        let z = r.zobrist;
+        self.board
+            .toggle_key(z.side[us.idx()] ^ z.side[self.side.idx()]);
+        self.history.push(undo);
+    }
+
+    /// Takes back the last move.
+    pub(super) fn unmake_move(&mut self) {
+        let r = self.rules;
+        let u = self.history.pop().expect("unmake without a move");
+        self.side = self.side.flip();
+        let us = self.side;
+        let (from, to) = (u.mv.from(), u.mv.to());
+        if u.mv.flag() == MoveFlag::Castle {
+            let c = r
+                .castlings
+                .iter()
+                .find(|c| c.colour == us && c.king == from && c.king_to == to)
+                .expect("a castling move of the variant");
+            let rook = self.board.remove(c.rook_to);
+            let king = self.board.remove(c.king_to);
+            self.board.put(c.king, king);
+            self.board.put(c.rook, rook);
+        } else {
+            self.board.remove(to);
+            self.board.put(from, u.moved);
+            if u.captured.is_some() {
+                self.board.put(u.captured_cell as Cell, u.captured);
+            }
+        }
+        self.reserves = u.reserves;
+        self.castling = u.castling;
+        self.ep = u.ep;
+        self.clocks = u.clocks;
+        self.board.set_key(u.key);
+    }
+}
+
+/// Whether `by` attacks `cell` on `board`.
+pub(super) fn attacked(r: &Rules, board: &Board<W>, cell: Cell, by: Colour) -> bool {
+    let m = &r.movement[by.idx()];
+    let theirs = board.colour(by);
+    for k in 0..r.kinds {
+        let pieces = board.kind(k as Kind) & theirs;
+        if pieces.any() && (m.leap_attackers[k][cell] & pieces).any() {
+            return true;
+        }
+    }
+    let occ = board.occupied();
+    for (d, list) in r.slide_attackers[by.idx()].iter().enumerate() {
+        if list.is_empty() {
+            continue;
+        }
+        let back = r.reverse[d];
+        let Some(b) = r.geo.nearest(r.geo.ray(cell, back) & occ, back) else {
+            continue;
+        };
+        let p = board.piece_at(b);
+        if p.colour() != by {
+            continue;
+        }
+        for &(k, range) in list {
+            if k == p.kind() && (range == u32::MAX || distance(r, cell, b, d) <= range) {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// The number of steps along direction `d` between two cells on one of its rays.
+fn distance(r: &Rules, a: Cell, b: Cell, d: usize) -> u32 {
+    let (p, q) = (r.geo.coord(a), r.geo.coord(b));
+    let n = (p.x - q.x)
+        .abs()
+        .max((p.y - q.y).abs())
+        .max((p.z - q.z).abs()) as i32;
+    (n / r.dir_len[d]) as u32
+}
+
+impl NullMove<W> for DefinedPosition {
+    fn null_parts(&mut self) -> (&mut Board<W>, &mut Colour, &mut Clocks, &mut Vec<NullUndo>) {
+        (
+            &mut self.board,
+            &mut self.side,
+            &mut self.clocks,
+            &mut self.nulls,
+        )
+    }
+
+    fn take_ep(&mut self) -> u16 {
+        let ep = self.ep;
+        self.set_ep((NO_EP, NO_EP));
+        // The victim's cell follows from the cell in put_back_ep.
+        if ep.0 == NO_EP { NO_EP } else { ep.0 }
+    }
+
+    fn put_back_ep(&mut self, ep: u16) {
+        if ep != NO_EP {
+            let victim = self.ep_victim(ep as Cell, self.side.flip());
+            self.ep = (ep, victim.map_or(NO_EP, |v| v as u16));
+        }
+    }
+}
+
+impl DefinedPosition {
+    /// The pawn of `owner` that passed over `ep` by a double step: the cell after `ep` along
+    /// one of its steps holding such a pawn.
+    pub(super) fn ep_victim(&self, ep: Cell, owner: Colour) -> Option<Cell> {
+        let r = self.rules;
+        let m = &r.movement[owner.idx()];
+        (0..r.kinds)
+            .filter(|&k| r.is_pawn(k as Kind))
+            .flat_map(|k| m.pawn_steps[k].iter().map(move |v| (k, *v)))
+            .find_map(|(k, v)| {
+                let c = r.geo.step(ep, v)?;
+                (self.board.piece_at(c) == Piece::new(k as Kind, owner)).then_some(c)
+            })
+    }
+}

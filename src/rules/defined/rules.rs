@@ -1,0 +1,1064 @@
+//! A variant file's definition compiled into tables: the geometry with every direction's
+//! rays, per colour and kind the leap targets and slide directions, the inverse tables the
+//! attack test reads, the promotion zones and the castling moves. Every check a definition
+//! must pass is made here, each refusal naming the line of the value it is about.
+
+use std::any::Any;
+use std::ops::Range;
+use std::sync::OnceLock;
+
+use super::file::{
+    AtomDef, BoardDef, Direction, Directions, Leaps, OneOrMany, PieceDef, VariantDef,
+};
+use crate::rules::bitset::{BitSet, Cell};
+use crate::rules::board::MAX_KINDS;
+use crate::rules::geometry::{Geometry, GeometrySpec, LevelSpec, Vector};
+use crate::rules::piece::{Colour, Kind};
+use crate::rules::variant::{PieceInfo, VariantInfo};
+use crate::rules::zobrist::Zobrist;
+
+/// The board width of every file-defined variant: 320 cells, the most a move can address
+/// in the engine's tables ([`crate::rules::board::MAX_CELLS`]).
+pub const W: usize = 5;
+/// A set of cells of a file-defined board.
+pub type Bb = BitSet<W>;
+/// The most cells a file-defined board may have.
+pub const MAX_CELLS: usize = 64 * W;
+/// The most castling moves (both colours together).
+pub const MAX_CASTLINGS: usize = 16;
+/// Reserve counts have keys up to this many items of one kind.
+pub const MAX_RESERVE: usize = 80;
+
+/// An error in a definition: what is wrong, and where (a byte range of the file).
+#[derive(Debug, Clone)]
+pub struct Refusal {
+    /// Bytes of the file the error is about.
+    pub span: Range<usize>,
+    /// What is wrong.
+    pub message: String,
+}
+
+pub(super) fn refuse<T>(span: &Range<usize>, message: impl Into<String>) -> Result<T, Refusal> {
+    Err(Refusal {
+        span: span.clone(),
+        message: message.into(),
+    })
+}
+
+/// What ends the game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Goal {
+    /// Check and checkmate: no move may leave one's royal piece attacked.
+    Checkmate,
+    /// No check rule: capturing the enemy's (last) royal piece wins.
+    RoyalCapture,
+}
+
+/// What a side without a legal move (and not in check) gets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stalemate {
+    /// A draw.
+    Draw,
+    /// The stalemated side loses.
+    Loss,
+    /// The stalemated side wins.
+    Win,
+}
+
+/// One slide of a kind: a direction (index in the geometry), how far, and what it may do.
+#[derive(Clone, Copy, Debug)]
+pub struct Slide {
+    /// Direction index.
+    pub dir: usize,
+    /// The longest slide in cells (`u32::MAX`: unlimited).
+    pub range: u32,
+    /// May end on an empty cell.
+    pub moves: bool,
+    /// May capture.
+    pub captures: bool,
+}
+
+/// A castling move of one colour.
+#[derive(Clone, Debug)]
+pub struct Castling {
+    /// The FEN letter of its right.
+    pub letter: char,
+    /// The colour castling.
+    pub colour: Colour,
+    /// King from and to, Rook from and to.
+    pub king: Cell,
+    /// See [`Castling::king`].
+    pub king_to: Cell,
+    /// See [`Castling::king`].
+    pub rook: Cell,
+    /// See [`Castling::king`].
+    pub rook_to: Cell,
+    /// Cells that must be empty (but for the King and the Rook).
+    pub empty: Bb,
+    /// Cells the King passes through or reaches, which must not be attacked.
+    pub king_path: Vec<Cell>,
+}
+
+/// Per colour and kind, how pieces move (index `[colour][kind]`).
+#[derive(Default)]
+pub struct Movement {
+    /// Leap targets (steps included) per cell that may end on an empty cell.
+    pub leap_move: Vec<Vec<Bb>>,
+    /// Leap targets per cell that may capture.
+    pub leap_capture: Vec<Vec<Bb>>,
+    /// The slides.
+    pub slides: Vec<Vec<Slide>>,
+    /// Inverse of `leap_capture`: the cells from which the kind captures on a cell.
+    pub leap_attackers: Vec<Vec<Bb>>,
+    /// Move-only one-cell steps of pawns (their double steps go twice along one of these).
+    pub pawn_steps: Vec<Vec<Vector>>,
+}
+
+/// A compiled variant.
+pub struct Rules {
+    /// The protocol name.
+    pub name: &'static str,
+    /// The name players know it by.
+    pub title: String,
+    /// Where its rules come from.
+    pub source: String,
+    /// The file it was read from.
+    pub path: String,
+    /// What the rest of the engine reads about every variant.
+    pub info: VariantInfo,
+    /// The board.
+    pub geo: Geometry<W>,
+    /// The keys.
+    pub zobrist: &'static Zobrist,
+    /// Piece letters (upper case), by kind.
+    pub letters: Vec<char>,
+    /// Number of kinds.
+    pub kinds: usize,
+    /// Royal kinds, as a bit mask.
+    pub royal: u16,
+    /// Pawn kinds, as a bit mask.
+    pub pawns: u16,
+    /// Kinds that may turn into a reserve piece after capturing.
+    pub capture_promoters: u16,
+    /// Per colour (`[0]` White, `[1]` Black) and kind.
+    pub movement: [Movement; 2],
+    /// Per colour, the cells from which pawns may step twice.
+    pub double_step: [Bb; 2],
+    /// Whether double steps can be taken en passant.
+    pub en_passant: bool,
+    /// Whether the start position's pawn cells are double-step cells too (filled in when
+    /// the start position is read, see [`super::load_text`]).
+    pub double_step_start: bool,
+    /// Per colour, the cells where a pawn promotes.
+    pub promotion_zone: [Bb; 2],
+    /// The kinds a pawn may promote to; `None`: those in the owner's reserve.
+    pub promotion_choices: Option<Vec<Kind>>,
+    /// Whether captured pieces go to their owner's reserve (promotion to captured pieces).
+    pub reserve: bool,
+    /// The castling moves.
+    pub castlings: Vec<Castling>,
+    /// Per cell, the castling rights that survive a move from or to it (bit mask).
+    pub castle_keep: Vec<u32>,
+    /// What ends the game.
+    pub goal: Goal,
+    /// What stalemate is.
+    pub stalemate: Stalemate,
+    /// Plies of the n-move rule (0: none).
+    pub move_rule: u32,
+    /// Whether bare royals are a draw.
+    pub bare_kings_draw: bool,
+    /// Per direction index, the reverse direction's index.
+    pub reverse: Vec<usize>,
+    /// Per colour and direction, the (kind, range) of the slides that capture that way.
+    pub slide_attackers: [Vec<Vec<(Kind, u32)>>; 2],
+    /// Per direction, the step count of a vector along it (for ranges): cells are
+    /// `max |component|` apart per step.
+    pub dir_len: Vec<i32>,
+    /// The evaluation's tables for this variant, built by the evaluation on first use (the
+    /// rules layer only keeps the place).
+    pub eval: OnceLock<Box<dyn Any + Send + Sync>>,
+}
+
+impl std::fmt::Debug for Rules {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Rules({} from {})", self.name, self.path)
+    }
+}
+
+/// The 26 unit directions, by class (`orthogonal`, `diagonal`, `triagonal`, `all`).
+pub fn class_vectors(class: &str) -> Option<Vec<Vector>> {
+    let mut out = Vec::new();
+    for dz in -1..=1i8 {
+        for dy in -1..=1i8 {
+            for dx in -1..=1i8 {
+                let n = (dx != 0) as u8 + (dy != 0) as u8 + (dz != 0) as u8;
+                let keep = match class {
+                    "orthogonal" => n == 1,
+                    "diagonal" => n == 2,
+                    "triagonal" => n == 3,
+                    "all" => n > 0,
+                    _ => return None,
+                };
+                if keep {
+                    out.push([dx, dy, dz]);
+                }
+            }
+        }
+    }
+    Some(out)
+}
+
+/// Every permutation and sign of `t`, without repeats.
+fn leap_vectors(t: [i32; 3]) -> Vec<Vector> {
+    const PERMS: [[usize; 3]; 6] = [
+        [0, 1, 2],
+        [0, 2, 1],
+        [1, 0, 2],
+        [1, 2, 0],
+        [2, 0, 1],
+        [2, 1, 0],
+    ];
+    let mut out: Vec<Vector> = Vec::new();
+    for p in PERMS {
+        for signs in 0..8 {
+            let mut v = [0i8; 3];
+            for i in 0..3 {
+                let s = if signs >> i & 1 == 1 { -1 } else { 1 };
+                v[i] = (t[p[i]] * s) as i8;
+            }
+            if v != [0, 0, 0] && !out.contains(&v) {
+                out.push(v);
+            }
+        }
+    }
+    out
+}
+
+fn names(x: &OneOrMany) -> Vec<String> {
+    match x {
+        OneOrMany::One(s) => vec![s.clone()],
+        OneOrMany::Many(v) => v.clone(),
+    }
+}
+
+/// `"b-i"` → (1, 8); `"1-10"` → (0, 9).
+fn range_of(text: &str, letters: bool) -> Option<(i8, i8)> {
+    let (a, b) = text.split_once('-').unwrap_or((text, text));
+    let one = |s: &str| -> Option<i8> {
+        let s = s.trim();
+        if letters {
+            let mut c = s.chars();
+            match (c.next(), c.next()) {
+                (Some(ch), None) if ch.is_ascii_lowercase() => Some(ch as i8 - b'a' as i8),
+                _ => None,
+            }
+        } else {
+            s.parse::<i8>().ok().filter(|&r| r >= 1).map(|r| r - 1)
+        }
+    };
+    let (a, b) = (one(a)?, one(b)?);
+    (a <= b).then_some((a, b))
+}
+
+fn board_spec(board: &BoardDef, span: &Range<usize>) -> Result<GeometrySpec, Refusal> {
+    let mut levels = Vec::new();
+    if !board.level.is_empty() {
+        if board.files.is_some() || board.ranks.is_some() || board.levels.is_some() {
+            return refuse(
+                span,
+                "board: give either `level` tables or files/ranks/levels",
+            );
+        }
+        for (i, l) in board.level.iter().enumerate() {
+            let files = range_of(&l.files, true).ok_or_else(|| Refusal {
+                span: span.clone(),
+                message: format!(
+                    "board: level {} files '{}' is not a range like \"a-h\"",
+                    i + 1,
+                    l.files
+                ),
+            })?;
+            let ranks = range_of(&l.ranks, false).ok_or_else(|| Refusal {
+                span: span.clone(),
+                message: format!(
+                    "board: level {} ranks '{}' is not a range like \"1-8\"",
+                    i + 1,
+                    l.ranks
+                ),
+            })?;
+            levels.push(LevelSpec { files, ranks });
+        }
+    } else {
+        let (Some(f), Some(r)) = (board.files, board.ranks) else {
+            return refuse(span, "board: needs `files` and `ranks` (or `level` tables)");
+        };
+        let n = board.levels.unwrap_or(1);
+        if !(1..=26).contains(&f) || !(1..=99).contains(&r) || !(1..=26).contains(&n) {
+            return refuse(
+                span,
+                "board: files and levels must be 1 to 26, ranks 1 to 99",
+            );
+        }
+        for _ in 0..n {
+            levels.push(LevelSpec {
+                files: (0, f as i8 - 1),
+                ranks: (0, r as i8 - 1),
+            });
+        }
+    }
+    if levels.len() > 26 {
+        return refuse(span, "board: at most 26 levels");
+    }
+    let named_levels = levels.len() > 1;
+    let mut spec = GeometrySpec {
+        levels,
+        named_levels,
+        holes: Vec::new(),
+        directions: class_vectors("all").expect("a class"),
+    };
+    let cells: usize = spec
+        .levels
+        .iter()
+        .map(|l| ((l.files.1 - l.files.0 + 1) as usize) * ((l.ranks.1 - l.ranks.0 + 1) as usize))
+        .sum();
+    if cells > MAX_CELLS + board.holes.len() {
+        return refuse(
+            span,
+            format!("board: {cells} cells, the most a board may have is {MAX_CELLS}"),
+        );
+    }
+    // Holes are named on the full board.
+    let full: Geometry<W> = Geometry::new(&spec);
+    for h in &board.holes {
+        let Some(c) = full.parse_name(h) else {
+            return refuse(
+                span,
+                format!("board: hole '{h}' is not a cell of the board"),
+            );
+        };
+        spec.holes.push(full.coord(c));
+    }
+    Ok(spec)
+}
+
+/// The forward axes of White: `"y"` → (1, +1), `"-z"` → (2, -1).
+fn forward_axes(list: &[String], span: &Range<usize>) -> Result<Vec<(usize, i8)>, Refusal> {
+    let mut out = Vec::new();
+    for a in list {
+        let (sign, axis) = match a.strip_prefix('-') {
+            Some(rest) => (-1, rest),
+            None => (1, a.strip_prefix('+').unwrap_or(a)),
+        };
+        let i = match axis {
+            "x" => 0,
+            "y" => 1,
+            "z" => 2,
+            _ => {
+                return refuse(
+                    span,
+                    format!("forward: '{a}' is not an axis (x, y, z, -y ...)"),
+                );
+            }
+        };
+        out.push((i, sign));
+    }
+    if out.is_empty() {
+        return refuse(span, "forward: give at least one axis");
+    }
+    Ok(out)
+}
+
+/// Whether `v` goes forward for a colour whose forward axes are `axes`: never against one
+/// of them, and along at least one.
+fn is_forward(v: Vector, axes: &[(usize, i8)]) -> bool {
+    axes.iter().all(|&(i, s)| v[i] * s >= 0) && axes.iter().any(|&(i, s)| v[i] * s > 0)
+}
+
+/// One atom's vectors, slide range and abilities.
+struct Atom {
+    vectors: Vec<Vector>,
+    /// Vectors given one by one, which Black gets mirrored along the forward axes.
+    explicit: Vec<Vector>,
+    /// `Some(range)` for a slide, `None` for a leap (a step is a leap of one cell).
+    slide: Option<u32>,
+    moves: bool,
+    captures: bool,
+    forward: bool,
+}
+
+fn atom(a: &AtomDef, span: &Range<usize>) -> Result<Atom, Refusal> {
+    let given = a.slide.is_some() as u8 + a.step.is_some() as u8 + a.leap.is_some() as u8;
+    if given != 1 {
+        return refuse(
+            span,
+            "a move needs exactly one of `slide`, `step` or `leap`",
+        );
+    }
+    // (class vectors, explicit vectors)
+    let directions = |x: &Directions, step: bool| -> Result<(Vec<Vector>, Vec<Vector>), Refusal> {
+        let items = match x {
+            Directions::One(s) => vec![Direction::Class(s.clone())],
+            Directions::Many(v) => v.clone(),
+        };
+        let (mut classes, mut explicit) = (Vec::new(), Vec::new());
+        for d in items {
+            match d {
+                Direction::Class(c) => match class_vectors(&c) {
+                    Some(v) => classes.extend(v),
+                    None => {
+                        return refuse(
+                            span,
+                            format!(
+                                "unknown direction class '{c}' (orthogonal, diagonal, triagonal, all)"
+                            ),
+                        );
+                    }
+                },
+                Direction::Vector(v) => {
+                    if v.iter().any(|x| x.abs() > 1) || v == [0, 0, 0] {
+                        return refuse(
+                            span,
+                            format!(
+                                "direction {v:?}: components -1, 0 or 1, not all 0{}",
+                                if step {
+                                    " (longer jumps are leaps)"
+                                } else {
+                                    ""
+                                }
+                            ),
+                        );
+                    }
+                    explicit.push(v.map(|x| x as i8));
+                }
+            }
+        }
+        Ok((classes, explicit))
+    };
+    let ((vectors, explicit), slide) = if let Some(s) = &a.slide {
+        if a.range == Some(0) {
+            return refuse(span, "`range` must be at least 1");
+        }
+        (directions(s, false)?, Some(a.range.unwrap_or(u32::MAX)))
+    } else if let Some(s) = &a.step {
+        if a.range.is_some() {
+            return refuse(span, "`range` belongs to a slide, not a step");
+        }
+        (directions(s, true)?, None)
+    } else {
+        if a.range.is_some() {
+            return refuse(span, "`range` belongs to a slide, not a leap");
+        }
+        let triples = match a.leap.as_ref().expect("one is given") {
+            Leaps::One(t) => vec![*t],
+            Leaps::Many(v) => v.clone(),
+        };
+        let mut out = Vec::new();
+        for t in triples {
+            if t.iter().any(|x| x.abs() > 15) || t == [0, 0, 0] {
+                return refuse(
+                    span,
+                    format!("leap {t:?}: components from -15 to 15, not all 0"),
+                );
+            }
+            out.extend(leap_vectors(t));
+        }
+        ((out, Vec::new()), None)
+    };
+    let (moves, captures) = match a.only.as_deref() {
+        None => (true, true),
+        Some("move") => (true, false),
+        Some("capture") => (false, true),
+        Some(o) => return refuse(span, format!("only = '{o}': write \"move\" or \"capture\"")),
+    };
+    Ok(Atom {
+        vectors,
+        explicit,
+        slide,
+        moves,
+        captures,
+        forward: a.forward,
+    })
+}
+
+fn piece_letter(p: &PieceDef) -> Result<char, Refusal> {
+    let mut c = p.letter.get_ref().chars();
+    match (c.next(), c.next()) {
+        (Some(l), None) if l.is_ascii_uppercase() => Ok(l),
+        _ => refuse(
+            &p.letter.span(),
+            format!(
+                "piece letter '{}' must be one upper-case letter",
+                p.letter.get_ref()
+            ),
+        ),
+    }
+}
+
+fn kind_of(letters: &[char], s: &str) -> Option<Kind> {
+    let mut c = s.chars();
+    match (c.next(), c.next()) {
+        (Some(l), None) => letters
+            .iter()
+            .position(|&x| x == l.to_ascii_uppercase())
+            .map(|k| k as Kind),
+        _ => None,
+    }
+}
+
+/// Compiles one definition (`path` names the file, for messages).
+pub fn compile(def: &VariantDef, path: &str) -> Result<Rules, Refusal> {
+    let name = def.name.get_ref();
+    let nspan = def.name.span();
+    if name.is_empty()
+        || !name
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+    {
+        return refuse(
+            &nspan,
+            format!("name '{name}': use lower-case letters, digits and '-'"),
+        );
+    }
+    let spec = board_spec(def.board.get_ref(), &def.board.span())?;
+    let geo: Geometry<W> = Geometry::new(&spec);
+    let fwd_span = def.forward.span();
+    let white_fwd = forward_axes(def.forward.get_ref(), &fwd_span)?;
+    let black_fwd: Vec<(usize, i8)> = white_fwd.iter().map(|&(i, s)| (i, -s)).collect();
+
+    // Pieces.
+    if def.piece.is_empty() || def.piece.len() > MAX_KINDS {
+        return refuse(
+            &def.board.span(),
+            format!(
+                "a variant needs 1 to {MAX_KINDS} pieces, this one has {}",
+                def.piece.len()
+            ),
+        );
+    }
+    let mut letters = Vec::new();
+    let mut infos = Vec::new();
+    let (mut royal, mut pawns, mut capture_promoters) = (0u16, 0u16, 0u16);
+    let mut movement: [Movement; 2] = Default::default();
+    let dirs = geo.directions().to_vec();
+    for (k, p) in def.piece.iter().enumerate() {
+        let span = p.span();
+        let pd = p.get_ref();
+        let l = piece_letter(pd)?;
+        if letters.contains(&l) {
+            return refuse(
+                &pd.letter.span(),
+                format!("piece letter '{l}' is used twice"),
+            );
+        }
+        letters.push(l);
+        infos.push(PieceInfo {
+            letter: l,
+            name: Box::leak(pd.name.clone().into_boxed_str()),
+        });
+        if pd.moves.is_empty() {
+            return refuse(&span, format!("piece '{l}' has no moves"));
+        }
+        royal |= (pd.royal as u16) << k;
+        pawns |= (pd.pawn as u16) << k;
+        capture_promoters |= (pd.promotes_after_capture as u16) << k;
+        if pd.royal && pd.pawn {
+            return refuse(
+                &span,
+                format!("piece '{l}' cannot be both royal and a pawn"),
+            );
+        }
+        for (c, fwd) in [&white_fwd, &black_fwd].into_iter().enumerate() {
+            let m = &mut movement[c];
+            let mut leap_move = vec![Bb::EMPTY; geo.cells()];
+            let mut leap_capture = vec![Bb::EMPTY; geo.cells()];
+            let mut slides = Vec::new();
+            let mut steps = Vec::new();
+            for a in &pd.moves {
+                let at = atom(a.get_ref(), &a.span())?;
+                let mirrored = at.explicit.iter().map(|&v| {
+                    let mut w = v;
+                    if c == 1 {
+                        for &(i, _) in &white_fwd {
+                            w[i] = -w[i];
+                        }
+                    }
+                    w
+                });
+                let mut vectors: Vec<Vector> = Vec::new();
+                for v in at.vectors.iter().copied().chain(mirrored) {
+                    if (!at.forward || is_forward(v, fwd)) && !vectors.contains(&v) {
+                        vectors.push(v);
+                    }
+                }
+                if vectors.is_empty() {
+                    return refuse(&a.span(), "no direction is left of this move (forward?)");
+                }
+                match at.slide {
+                    Some(range) => {
+                        for v in &vectors {
+                            let dir = dirs.iter().position(|d| d == v).expect("unit vector");
+                            slides.push(Slide {
+                                dir,
+                                range,
+                                moves: at.moves,
+                                captures: at.captures,
+                            });
+                        }
+                    }
+                    None => {
+                        let table = geo.leap_table(&vectors);
+                        for (cell, t) in table.into_iter().enumerate() {
+                            if at.moves {
+                                leap_move[cell] |= t;
+                            }
+                            if at.captures {
+                                leap_capture[cell] |= t;
+                            }
+                        }
+                        if pd.pawn && at.moves {
+                            steps.extend(vectors.iter().filter(|v| v.iter().all(|x| x.abs() <= 1)));
+                        }
+                    }
+                }
+            }
+            // Directions that exist nowhere on this board (vertical ones on a flat board)
+            // are dropped.
+            slides.retain(|s| (0..geo.cells()).any(|cell| geo.ray(cell, s.dir).any()));
+            m.leap_move.push(leap_move);
+            m.leap_capture.push(leap_capture);
+            m.slides.push(slides);
+            m.pawn_steps.push(steps);
+        }
+    }
+    let kinds = letters.len();
+    if royal == 0 {
+        return refuse(&nspan, "no piece is royal: mark the King `royal = true`");
+    }
+    for m in &mut movement {
+        m.leap_attackers = (0..kinds)
+            .map(|k| {
+                let mut inv = vec![Bb::EMPTY; geo.cells()];
+                for from in 0..geo.cells() {
+                    for to in m.leap_capture[k][from] {
+                        inv[to].insert(from);
+                    }
+                }
+                inv
+            })
+            .collect();
+    }
+    let reverse: Vec<usize> = dirs
+        .iter()
+        .map(|d| {
+            dirs.iter()
+                .position(|e| *e == [-d[0], -d[1], -d[2]])
+                .expect("directions come in pairs")
+        })
+        .collect();
+    let dir_len: Vec<i32> = dirs
+        .iter()
+        .map(|d| d.iter().map(|x| x.abs() as i32).max().unwrap_or(1))
+        .collect();
+    let slide_attackers: [Vec<Vec<(Kind, u32)>>; 2] = std::array::from_fn(|c| {
+        let mut by_dir = vec![Vec::new(); dirs.len()];
+        for (k, slides) in movement[c].slides.iter().enumerate() {
+            for s in slides.iter().filter(|s| s.captures) {
+                by_dir[s.dir].push((k as Kind, s.range));
+            }
+        }
+        by_dir
+    });
+
+    // Pawns: double steps, promotion.
+    let ranks = geo.extent().1 as i32;
+    let dspan = def.double_step_ranks.span();
+    let mut double_step = [Bb::EMPTY; 2];
+    for &r in def.double_step_ranks.get_ref() {
+        if r < 1 || r > ranks {
+            return refuse(
+                &dspan,
+                format!("double_step_ranks: no rank {r} on this board"),
+            );
+        }
+        for cell in 0..geo.cells() {
+            let y = geo.coord(cell).y as i32;
+            if y == r - 1 {
+                double_step[0].insert(cell);
+            }
+            if y == ranks - r {
+                double_step[1].insert(cell);
+            }
+        }
+    }
+    let double_step_start = def.double_step_start;
+    if pawns == 0
+        && (!def.double_step_ranks.get_ref().is_empty() || def.en_passant || double_step_start)
+    {
+        return refuse(
+            &dspan,
+            "double steps and en passant need a piece with `pawn = true`",
+        );
+    }
+    if def.en_passant && def.double_step_ranks.get_ref().is_empty() && !double_step_start {
+        return refuse(
+            &nspan,
+            "en_passant needs double_step_ranks or double_step_start",
+        );
+    }
+    if double_step_start {
+        // The cells of the start position's pawns (a placement the FEN check refuses later
+        // adds nothing here).
+        let text = def.start.get_ref().split_whitespace().next().unwrap_or("");
+        let text = text.split('[').next().unwrap_or("");
+        let read = crate::rules::placement::read(text, &geo, |ch, _| {
+            crate::rules::placement::read_letter(&letters, ch)
+        });
+        for (cell, piece) in read.unwrap_or_default() {
+            if pawns >> piece.kind() & 1 == 1 {
+                double_step[piece.colour().idx()].insert(cell);
+            }
+        }
+    }
+    let pawn_kinds: Vec<usize> = (0..kinds).filter(|k| pawns >> k & 1 == 1).collect();
+    let mut promotion_zone = [Bb::EMPTY; 2];
+    let mut promotion_choices = None;
+    let mut reserve = false;
+    if let Some(pr) = &def.promotion {
+        let span = pr.span();
+        let pr = pr.get_ref();
+        if pawn_kinds.is_empty() {
+            return refuse(&span, "promotion needs a piece with `pawn = true`");
+        }
+        match &pr.choices {
+            OneOrMany::One(s) if s == "captured" => reserve = true,
+            other => {
+                let mut ks = Vec::new();
+                for s in names(other) {
+                    match kind_of(&letters, &s) {
+                        Some(k) if royal >> k & 1 == 0 && pawns >> k & 1 == 0 => ks.push(k),
+                        Some(_) => {
+                            return refuse(
+                                &span,
+                                format!("promotion choice '{s}' is a royal piece or a pawn"),
+                            );
+                        }
+                        None => {
+                            return refuse(&span, format!("promotion choice '{s}' is no piece"));
+                        }
+                    }
+                }
+                if ks.is_empty() {
+                    return refuse(&span, "promotion: no choices");
+                }
+                promotion_choices = Some(ks);
+            }
+        }
+        match (&pr.zone, &pr.zone_black) {
+            (None, None) => {
+                for (c, zone) in promotion_zone.iter_mut().enumerate() {
+                    for cell in 0..geo.cells() {
+                        let stuck = pawn_kinds.iter().all(|&k| {
+                            movement[c].pawn_steps[k]
+                                .iter()
+                                .all(|&v| geo.step(cell, v).is_none())
+                        });
+                        if stuck {
+                            zone.insert(cell);
+                        }
+                    }
+                }
+            }
+            (Some(w), Some(b)) => {
+                for (zone, list) in promotion_zone.iter_mut().zip([w, b]) {
+                    for n in list {
+                        match geo.parse_name(n) {
+                            Some(c) => zone.insert(c),
+                            None => {
+                                return refuse(&span, format!("promotion zone: no cell '{n}'"));
+                            }
+                        }
+                    }
+                }
+            }
+            _ => {
+                return refuse(
+                    &span,
+                    "promotion: give both `zone` and `zone_black`, or neither",
+                );
+            }
+        }
+    }
+    if capture_promoters != 0 && !reserve {
+        return refuse(
+            &nspan,
+            "promotes_after_capture needs promotion choices = \"captured\" (a reserve)",
+        );
+    }
+
+    // Castling.
+    let mut castlings = Vec::new();
+    for c in &def.castling {
+        let span = c.span();
+        let cd = c.get_ref();
+        let mut lc = cd.letter.chars();
+        let letter = match (lc.next(), lc.next()) {
+            (Some(l), None) if l.is_ascii_alphabetic() => l,
+            _ => {
+                return refuse(
+                    &span,
+                    format!("castling letter '{}': one letter", cd.letter),
+                );
+            }
+        };
+        let colour = if letter.is_ascii_uppercase() {
+            Colour::WHITE
+        } else {
+            Colour::BLACK
+        };
+        let cell = |n: &str| -> Result<Cell, Refusal> {
+            geo.parse_name(n).ok_or_else(|| Refusal {
+                span: span.clone(),
+                message: format!("castling: no cell '{n}'"),
+            })
+        };
+        let (king, rook, king_to, rook_to) = (
+            cell(&cd.king)?,
+            cell(&cd.rook)?,
+            cell(&cd.king_to)?,
+            cell(&cd.rook_to)?,
+        );
+        let line = |a: Cell, b: Cell| -> Result<Vec<Cell>, Refusal> {
+            // The cells from a to b inclusive along a straight line.
+            let (p, q) = (geo.coord(a), geo.coord(b));
+            let d = [q.x - p.x, q.y - p.y, q.z - p.z];
+            let n = d.iter().map(|x| x.abs()).max().unwrap_or(0);
+            if d.iter().any(|&x| x != 0 && x.abs() != n) {
+                return refuse(&span, "castling: the King and Rook must move along a line");
+            }
+            let v = d.map(|x| x.signum());
+            let mut cells = vec![a];
+            let mut cur = a;
+            for _ in 0..n {
+                cur = match geo.step(cur, v) {
+                    Some(c) => c,
+                    None => return refuse(&span, "castling: a line crosses a missing cell"),
+                };
+                cells.push(cur);
+            }
+            Ok(cells)
+        };
+        if king == rook || king == king_to && rook == rook_to {
+            return refuse(&span, "castling: the King and Rook must be apart and move");
+        }
+        let king_path = line(king, king_to)?;
+        let mut empty: Bb = king_path.iter().copied().collect();
+        empty |= line(rook, rook_to)?.into_iter().collect();
+        empty |= line(king, rook)?.into_iter().collect();
+        empty.remove(king);
+        empty.remove(rook);
+        if castlings
+            .iter()
+            .any(|o: &Castling| o.letter == letter || (o.king == king && o.king_to == king_to))
+        {
+            return refuse(&span, format!("castling '{letter}' is given twice"));
+        }
+        castlings.push(Castling {
+            letter,
+            colour,
+            king,
+            king_to,
+            rook,
+            rook_to,
+            empty,
+            king_path: king_path.into_iter().skip(1).collect(),
+        });
+    }
+    if castlings.len() > MAX_CASTLINGS {
+        return refuse(&nspan, format!("at most {MAX_CASTLINGS} castling moves"));
+    }
+    let mut castle_keep = vec![u32::MAX; geo.cells()];
+    for (i, c) in castlings.iter().enumerate() {
+        castle_keep[c.king] &= !(1 << i);
+        castle_keep[c.rook] &= !(1 << i);
+    }
+
+    let goal = match def.goal.as_ref().map(|g| (g.get_ref().as_str(), g.span())) {
+        None | Some(("checkmate", _)) => Goal::Checkmate,
+        Some(("royal-capture", _)) => Goal::RoyalCapture,
+        Some((g, span)) => {
+            return refuse(
+                &span,
+                format!("goal '{g}': write \"checkmate\" or \"royal-capture\""),
+            );
+        }
+    };
+    let stalemate = match def
+        .stalemate
+        .as_ref()
+        .map(|g| (g.get_ref().as_str(), g.span()))
+    {
+        None | Some(("draw", _)) => Stalemate::Draw,
+        Some(("loss", _)) => Stalemate::Loss,
+        Some(("win", _)) => Stalemate::Win,
+        Some((s, span)) => {
+            return refuse(
+                &span,
+                format!("stalemate '{s}': write \"draw\", \"loss\" or \"win\""),
+            );
+        }
+    };
+    let extra = 1 + MAX_CASTLINGS + geo.cells() + 2 * MAX_KINDS * MAX_RESERVE;
+    let zobrist: &'static Zobrist = Box::leak(Box::new(Zobrist::new(
+        &format!("file:{name}"),
+        geo.cells(),
+        extra,
+    )));
+    let name: &'static str = Box::leak(name.clone().into_boxed_str());
+    let start: &'static str = Box::leak(def.start.get_ref().trim().to_string().into_boxed_str());
+    let pieces: &'static [PieceInfo] = Box::leak(infos.into_boxed_slice());
+    let bench: &'static [&'static str] = Box::leak(vec![start].into_boxed_slice());
+    let levels_note: &'static str = if geo.levels() > 1 {
+        "Level A is the bottom"
+    } else {
+        ""
+    };
+    let info = VariantInfo {
+        variant: crate::rules::variant::Variant::Chess, // replaced by the registry
+        start_fen: start,
+        colours: 2,
+        bench_positions: bench,
+        bench_depth: def.bench_depth.unwrap_or(3),
+        pieces,
+        levels_note,
+    };
+    Ok(Rules {
+        name,
+        title: def.title.clone().unwrap_or_else(|| name.to_string()),
+        source: def.source.clone().unwrap_or_default(),
+        path: path.to_string(),
+        info,
+        geo,
+        zobrist,
+        letters,
+        kinds,
+        royal,
+        pawns,
+        capture_promoters,
+        movement,
+        double_step,
+        en_passant: def.en_passant,
+        double_step_start,
+        promotion_zone,
+        promotion_choices,
+        reserve,
+        castlings,
+        castle_keep,
+        goal,
+        stalemate,
+        move_rule: def.move_rule,
+        bare_kings_draw: def.bare_kings_draw,
+        reverse,
+        slide_attackers,
+        dir_len,
+        eval: OnceLock::new(),
+    })
+}
+
+impl Rules {
+    /// Whether kind `k` is royal.
+    #[inline(always)]
+    pub fn is_royal(&self, k: Kind) -> bool {
+        self.royal >> k & 1 == 1
+    }
+
+    /// Whether kind `k` is a pawn.
+    #[inline(always)]
+    pub fn is_pawn(&self, k: Kind) -> bool {
+        self.pawns >> k & 1 == 1
+    }
+
+    /// Every cell a `colour` piece of `kind` on `cell` could go to (move or capture) with
+    /// `occupied` cells blocking its slides: for mobility.
+    pub fn reach(&self, colour: Colour, kind: Kind, cell: Cell, occupied: Bb) -> Bb {
+        let m = &self.movement[colour.idx()];
+        let k = kind as usize;
+        let mut out = m.leap_move[k][cell] | m.leap_capture[k][cell];
+        for s in &m.slides[k] {
+            out |= self.slide_reach(cell, s, occupied);
+        }
+        out
+    }
+
+    /// The cells a slide from `cell` visits with `occupied` cells blocking: up to and
+    /// including the first occupied one, at most its range.
+    #[inline]
+    pub fn slide_reach(&self, cell: Cell, s: &Slide, occupied: Bb) -> Bb {
+        if s.range == u32::MAX {
+            return self.geo.slide(cell, s.dir, occupied);
+        }
+        let mut out = Bb::EMPTY;
+        let mut c = cell;
+        for _ in 0..s.range {
+            let Some(n) = self.geo.step(c, self.geo.directions()[s.dir]) else {
+                break;
+            };
+            out.insert(n);
+            if occupied.contains(n) {
+                break;
+            }
+            c = n;
+        }
+        out
+    }
+
+    /// The kind with letter `l` (either case).
+    pub fn kind_of_letter(&self, l: char) -> Option<Kind> {
+        kind_of(&self.letters, &l.to_string())
+    }
+
+    /// The Zobrist key of castling right `i`.
+    pub fn castle_key(&self, i: usize) -> u64 {
+        self.zobrist.extra[1 + i]
+    }
+
+    /// The Zobrist key of an en passant cell.
+    pub fn ep_key(&self, cell: Cell) -> u64 {
+        self.zobrist.extra[1 + MAX_CASTLINGS + cell]
+    }
+
+    /// The key of the `n`-th item (from 0) of `kind` in `colour`'s reserve.
+    pub fn reserve_key(&self, colour: Colour, kind: Kind, n: usize) -> u64 {
+        let base = 1 + MAX_CASTLINGS + self.geo.cells();
+        self.zobrist.extra[base
+            + (colour.idx() * MAX_KINDS + kind as usize) * MAX_RESERVE
+            + n.min(MAX_RESERVE - 1)]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn atoms_expand_to_the_right_vectors() {
+        assert_eq!(class_vectors("orthogonal").unwrap().len(), 6);
+        assert_eq!(class_vectors("diagonal").unwrap().len(), 12);
+        assert_eq!(class_vectors("triagonal").unwrap().len(), 8);
+        assert_eq!(class_vectors("all").unwrap().len(), 26);
+        assert_eq!(leap_vectors([0, 1, 2]).len(), 24);
+        assert_eq!(leap_vectors([1, 1, 2]).len(), 24);
+        assert_eq!(leap_vectors([2, 2, 2]).len(), 8);
+        assert_eq!(leap_vectors([0, 0, 2]).len(), 6);
+        let fwd = [(1, 1), (2, 1)];
+        let caps: Vec<Vector> = class_vectors("diagonal")
+            .unwrap()
+            .into_iter()
+            .filter(|&v| is_forward(v, &fwd))
+            .collect();
+        // Raumschach's pawn captures: (±1,+1,0), (±1,0,+1), (0,+1,+1).
+        assert_eq!(caps.len(), 5);
+        assert_eq!(range_of("b-i", true), Some((1, 8)));
+        assert_eq!(range_of("1-10", false), Some((0, 9)));
+        assert_eq!(range_of("3-1", false), None);
+    }
+}

@@ -1,0 +1,391 @@
+//! Variants defined in files (`docs/variant-files.md`, `variants/`): the file-defined chess
+//! and Polyhedron against the built-in variants on every position of their perft suites,
+//! bad files refused with their line, the protocol's `VariantPath`, a file-defined variant
+//! refereed through `strata match`.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use strata::rules::defined::{self, FileError};
+use strata::rules::perft::perft;
+use strata::rules::{AnyGame, Game, Variant};
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn load(file: &str) -> Variant {
+    defined::load_file(&root().join("variants").join(file).to_string_lossy())
+        .unwrap_or_else(|e| panic!("{e}"))[0]
+}
+
+/// Perft of every case of `suite` with the file-defined `twin` in place of the suite's
+/// variant: equal to the built-in variant's and to the suite's count, for every count up to
+/// `budget` leaves (and depth 1 of every position whatever its size).
+fn same_perft_as_builtin(suite: &str, twin: Variant, budget: u64) {
+    let suite = common::load_suite(&root().join("tests/perft").join(suite));
+    let mut checked = 0;
+    for case in &suite.cases {
+        let mut ours = common::case_position(twin, case);
+        let mut theirs = common::case_position(suite.variant, case);
+        for &(depth, expected, slow) in &case.expect {
+            if slow || (expected > budget && depth > 1) {
+                continue;
+            }
+            let a = strata::with_game!(&mut ours, g => perft(g, depth));
+            let b = strata::with_game!(&mut theirs, g => perft(g, depth));
+            assert_eq!(
+                (a, b),
+                (expected, expected),
+                "{} '{}' perft {depth}: file {a}, built-in {b}, suite {expected}",
+                twin.name(),
+                case.id
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked >= suite.cases.len(), "{checked} counts checked");
+}
+
+#[test]
+fn chess_from_a_file_has_the_perft_of_chess() {
+    same_perft_as_builtin("chess.perft", load("chess-data.toml"), 1_000_000);
+}
+
+#[test]
+fn polyhedron_from_a_file_has_the_perft_of_polyhedron() {
+    same_perft_as_builtin("polyhedron.perft", load("polyhedron-data.toml"), 1_000_000);
+}
+
+#[test]
+#[ignore = "deep: every fast count of both suites through the file-defined variants (minutes)"]
+fn file_variants_match_the_builtin_suites_deep() {
+    same_perft_as_builtin("chess.perft", load("chess-data.toml"), u64::MAX);
+    same_perft_as_builtin("polyhedron.perft", load("polyhedron-data.toml"), u64::MAX);
+}
+
+/// The published chess perft numbers (Chess Programming Wiki) from the file-defined chess.
+#[test]
+fn chess_from_a_file_gives_the_published_numbers() {
+    let v = load("chess-data.toml");
+    let mut g = AnyGame::startpos(v);
+    let start: Vec<u64> = (1..=4)
+        .map(|d| strata::with_game!(&mut g, p => perft(p, d)))
+        .collect();
+    assert_eq!(start, [20, 400, 8902, 197281]);
+    let mut kiwipete = AnyGame::from_fen(
+        v,
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    )
+    .unwrap();
+    let k: Vec<u64> = (1..=3)
+        .map(|d| strata::with_game!(&mut kiwipete, p => perft(p, d)))
+        .collect();
+    assert_eq!(k, [48, 2039, 97862]);
+}
+
+/// Every shipped file loads, names its source, and its start position is sound; the
+/// variants in `variants/` are one a file, named after it.
+#[test]
+fn every_shipped_file_loads() {
+    let mut n = 0;
+    for entry in std::fs::read_dir(root().join("variants")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|x| x != "toml") {
+            continue;
+        }
+        let loaded = defined::load_file(&path.to_string_lossy()).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(loaded.len(), 1, "{}", path.display());
+        let v = loaded[0];
+        assert_eq!(
+            v.name(),
+            path.file_stem().unwrap().to_string_lossy(),
+            "the file is named after its variant"
+        );
+        let Variant::Defined(d) = v else {
+            panic!("a file variant")
+        };
+        assert!(!d.0.source.is_empty(), "{}: no source", path.display());
+        let mut g = AnyGame::startpos(v);
+        common::check_position(&mut g);
+        assert!(g.count_moves() > 0);
+        n += 1;
+    }
+    assert!(n >= 5, "{n} variant files");
+}
+
+/// Random games in every shipped variant keep every invariant (keys, FEN round trip,
+/// make/unmake, unique move names).
+#[test]
+fn random_games_keep_the_invariants() {
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+    use strata::rules::MoveList;
+    let mut rng = StdRng::seed_from_u64(18);
+    for file in [
+        "chess-data.toml",
+        "polyhedron-data.toml",
+        "raumschach.toml",
+        "millennium-3d.toml",
+        "cubic-chess.toml",
+    ] {
+        let v = load(file);
+        for _ in 0..4 {
+            let mut g = AnyGame::startpos(v);
+            for _ in 0..80 {
+                common::check_position(&mut g);
+                let mut list = MoveList::new();
+                g.generate(&mut list);
+                if list.is_empty() || g.outcome().is_some() {
+                    break;
+                }
+                let m = list.as_slice()[rng.gen_range(0..list.len())];
+                g.make(m);
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bad files.
+// ---------------------------------------------------------------------------------------------
+
+const GOOD: &str = r#"[[variant]]
+name = "tiny"
+source = "a test"
+board = { files = 3, ranks = 3, levels = 2 }
+start = "k2/3/3|3/3/2K w 0 1"
+
+[[variant.piece]]
+letter = "K"
+name = "King"
+royal = true
+moves = [{ step = "all" }]
+"#;
+
+/// The error for `text`, which must be refused.
+fn refused(text: &str) -> FileError {
+    match defined::load_text("bad.toml", text) {
+        Ok(v) => panic!("accepted: {:?}\n{text}", v),
+        Err(e) => e,
+    }
+}
+
+/// `GOOD` with `from` replaced by `to`.
+fn with(from: &str, to: &str) -> String {
+    assert!(GOOD.contains(from), "{from}");
+    GOOD.replacen(from, to, 1)
+}
+
+#[test]
+fn the_good_file_loads() {
+    let v = defined::load_text("good.toml", GOOD).unwrap()[0];
+    assert_eq!(v.name(), "tiny");
+    assert_eq!(Variant::from_name("tiny"), Some(v));
+    assert_eq!(AnyGame::startpos(v).count_moves(), 5);
+}
+
+#[test]
+fn each_kind_of_mistake_is_named_with_its_line() {
+    // (what is changed, the line the error must name, words the message must hold)
+    let cases: Vec<(String, usize, &str)> = vec![
+        // TOML syntax.
+        (with("name = \"tiny\"", "name = \"tiny"), 2, "string"),
+        // An unknown key (a typo).
+        (with("royal = true", "roayl = true"), 10, "unknown field"),
+        // A value of the wrong type.
+        (with("files = 3,", "files = \"3\","), 4, "invalid type"),
+        // A required part missing.
+        (with("start = \"k2/3/3|3/3/2K w 0 1\"\n", ""), 1, "start"),
+        // A bad name.
+        (
+            with("name = \"tiny\"", "name = \"Tiny Chess\""),
+            2,
+            "lower-case",
+        ),
+        // A built-in name.
+        (with("name = \"tiny\"", "name = \"chess\""), 2, "built-in"),
+        // A board too large.
+        (
+            with(
+                "files = 3, ranks = 3, levels = 2",
+                "files = 20, ranks = 20, levels = 2",
+            ),
+            4,
+            "most",
+        ),
+        // An unknown direction class.
+        (
+            with("step = \"all\"", "step = \"sideways\""),
+            11,
+            "direction class",
+        ),
+        // A move with two atoms.
+        (
+            with("step = \"all\"", "step = \"all\", leap = [1, 2, 0]"),
+            11,
+            "exactly one",
+        ),
+        // A two-letter piece.
+        (
+            with("letter = \"K\"", "letter = \"KK\""),
+            8,
+            "one upper-case letter",
+        ),
+        // No royal piece.
+        (with("royal = true", "royal = false"), 2, "royal"),
+        // A start position the board does not hold.
+        (with("k2/3/3|3/3/2K", "k2/3/3|3/3/3K"), 5, "start position"),
+        // A start position with an unknown piece.
+        (with("k2/3/3|3/3/2K", "k2/3/3|3/3/2X"), 5, "unknown piece"),
+        // The side not to move in check.
+        (with("k2/3/3|3/3/2K w", "k2/3/3|1K1/3/3 w"), 5, "in check"),
+        // A bad goal.
+        (with("start =", "goal = \"mate\"\nstart ="), 5, "goal"),
+        // A promotion choice that is no piece.
+        (
+            format!("{GOOD}\n[variant.promotion]\nchoices = [\"Q\"]\n"),
+            13,
+            "promotion",
+        ),
+        // A castling cell off the board.
+        (
+            format!(
+                "{GOOD}\n[[variant.castling]]\nletter = \"K\"\nking = \"Cc3\"\nrook = \"Aa1\"\nking_to = \"Ab1\"\nrook_to = \"Ac1\"\n"
+            ),
+            13,
+            "castling",
+        ),
+    ];
+    let mut wrong = Vec::new();
+    for (text, line, words) in cases {
+        let e = refused(&text);
+        if e.line != Some(line)
+            || !e.message.to_lowercase().contains(&words.to_lowercase())
+            || !e.to_string().starts_with(&format!("bad.toml:{line}: "))
+        {
+            wrong.push(format!("expected line {line} and '{words}', got: {e}"));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+#[test]
+fn a_missing_file_and_a_refused_file_change_nothing() {
+    let before = Variant::available();
+    let e = defined::load_file("/nonexistent/variants.toml").unwrap_err();
+    assert!(e.message.contains("cannot read"), "{e}");
+    refused(&with("name = \"tiny\"", "name = \"kept-out\"").replace("royal = true", ""));
+    assert!(Variant::from_name("kept-out").is_none());
+    // Other tests may load variants meanwhile, but none disappears.
+    let after = Variant::available();
+    assert!(before.iter().all(|v| after.contains(v)));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Through the protocol and the match runner.
+// ---------------------------------------------------------------------------------------------
+
+fn strata() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_strata"))
+}
+
+#[test]
+fn variant_path_loads_lists_and_keeps_working_after_a_bad_file() {
+    let bad = std::env::temp_dir().join(format!("strata-bad-{}.toml", std::process::id()));
+    std::fs::write(&bad, with("step = \"all\"", "step = \"sideways\"")).unwrap();
+    let file = root().join("variants/raumschach.toml");
+    let mut e = common::engine::Engine::start(&strata().to_string_lossy());
+    e.send(&format!(
+        "setoption name VariantPath value {}",
+        bad.display()
+    ));
+    e.send(&format!(
+        "setoption name VariantPath value {}",
+        file.display()
+    ));
+    e.send("uci");
+    e.wait("uciok", |e| e.lines.iter().any(|l| l == "uciok"));
+    e.send("setoption name UCI_Variant value raumschach");
+    e.send("position startpos moves Bc2Cc2 Dc4Cc4");
+    e.send("go perft 2");
+    e.wait("perft", |e| {
+        e.lines.iter().any(|l| l.starts_with("Nodes searched"))
+    });
+    e.send("go depth 3");
+    e.await_bestmoves();
+    let best = e.last_bestmove();
+    let lines = e.finish(true);
+    let text = lines.join("\n");
+    assert!(
+        lines.iter().any(|l| l.starts_with("info string error")
+            && l.contains(":11: ")
+            && l.contains("direction class")),
+        "{text}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("option name UCI_Variant") && l.contains("var raumschach")),
+        "{text}"
+    );
+    assert!(text.contains("Nodes searched: 3897"), "{text}");
+    assert!(best.len() >= 6, "{best}");
+    let _ = std::fs::remove_file(bad);
+}
+
+#[test]
+fn a_file_variant_is_refereed_through_strata_match() {
+    let dir = std::env::temp_dir().join(format!("strata-filematch-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let pgn = dir.join("games.pgn");
+    let exe = strata();
+    let out = Command::new(&exe)
+        .arg("--variant-file")
+        .arg(root().join("variants/raumschach.toml"))
+        .args(["match", "-engine"])
+        .arg(format!("cmd={}", exe.display()))
+        .arg("name=a")
+        .arg("-engine")
+        .arg(format!("cmd={}", exe.display()))
+        .arg("name=b")
+        .args([
+            "-each",
+            "tc=inf",
+            "nodes=3000",
+            "-variant",
+            "raumschach",
+            "-rounds",
+            "1",
+            "-games",
+            "2",
+            "-openings",
+            "random-plies=4",
+            "seed=3",
+            "-maxmoves",
+            "60",
+        ])
+        .arg("-pgnout")
+        .arg(format!("file={}", pgn.display()))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    let games = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(
+        games.matches("[Variant \"raumschach\"]").count(),
+        2,
+        "{games}"
+    );
+    assert!(!games.contains("illegal"), "{games}");
+    // The PGN replays through the rules: every move is legal in the file-defined variant.
+    load("raumschach.toml");
+    for game in strata::runner::pgn::read_games(&games) {
+        assert!(game.moves.len() >= 8, "{games}");
+        game.replay().unwrap_or_else(|e| panic!("{e}: {games}"));
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}
