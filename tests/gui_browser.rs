@@ -181,6 +181,25 @@ async fn chess_in_the_browser() {
     b.close().await;
 }
 
+/// A variant defined in a file (`strata gui --variant-file`): offered in the new-game form,
+/// drawn from its geometry, played by clicking on both sides against the engine (which loads
+/// the same file through `VariantPath`).
+#[tokio::test(flavor = "multi_thread")]
+async fn a_variant_from_a_file_in_the_browser() {
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/variants/raumschach.toml");
+    let Some(b) = common::browser::launch_with(1500, 1000, &["--variant-file", file]).await else {
+        return;
+    };
+    b.open(NODES).await;
+    b.wait("#ng-variant option[value=\"raumschach\"]").await;
+    play_both_sides(&b, "raumschach", true).await;
+    // 125 cells on five levels, named as the rules file names them.
+    let cells = b.attrs("[data-cell]", "data-cell").await;
+    assert_eq!(cells.len(), 125);
+    assert!(cells.iter().any(|c| c == "Cc3") && cells.iter().any(|c| c == "Ee5"));
+    b.close().await;
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn pole_chess_in_the_browser() {
     let _one = ONE_AT_A_TIME.lock().await;

@@ -233,6 +233,16 @@ fn prepare(
                 variant.name()
             ));
         }
+        // A variant defined in a file: the engine reads the same file first.
+        if let Variant::Defined(d) = variant {
+            if !e.declares("VariantPath") {
+                return Err(format!(
+                    "the engine has no VariantPath option, so it cannot load {}",
+                    variant.name()
+                ));
+            }
+            e.set_option("VariantPath", Some(&d.0.path), HANDSHAKE)?;
+        }
         e.set_option("UCI_Variant", Some(variant.name()), HANDSHAKE)?;
         *current = variant;
     }

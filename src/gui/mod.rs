@@ -91,7 +91,7 @@ pub fn run(opts: GuiOptions) -> Result<(), String> {
             ctx: Arc::new(Context {
                 engine_cmd,
                 engine_args,
-                variants: Variant::ALL
+                variants: Variant::available()
                     .iter()
                     .map(|&v| describe::variant_view(v))
                     .collect(),

@@ -124,6 +124,17 @@ pub struct Browser {
 impl Browser {
     /// Starts ChromeDriver, a headless Chromium of `width` x `height` and `strata gui`.
     pub async fn start(chromium: &Path, chromedriver: &Path, width: u32, height: u32) -> Browser {
+        Self::start_with(chromium, chromedriver, width, height, &[]).await
+    }
+
+    /// [`Browser::start`] with `strata gui` given `args`.
+    pub async fn start_with(
+        chromium: &Path,
+        chromedriver: &Path,
+        width: u32,
+        height: u32,
+        args: &[&str],
+    ) -> Browser {
         let port = free_port();
         let driver = Command::new(chromedriver)
             .arg(format!("--port={port}"))
@@ -156,7 +167,7 @@ impl Browser {
             .connect(&format!("http://127.0.0.1:{port}"))
             .await
             .expect("a WebDriver session");
-        let server = Server::start(&[]);
+        let server = Server::start(args);
         Browser {
             driver,
             client,
@@ -374,8 +385,13 @@ impl Browser {
 /// A browser of `width` x `height` on a fresh `strata gui`, or `None` (with the reason
 /// printed) where Chromium is missing outside CI.
 pub async fn launch(width: u32, height: u32) -> Option<Browser> {
+    launch_with(width, height, &[]).await
+}
+
+/// [`launch`] with `strata gui` given `args`.
+pub async fn launch_with(width: u32, height: u32, args: &[&str]) -> Option<Browser> {
     let (chromium, driver) = available()?;
-    Some(Browser::start(&chromium, &driver, width, height).await)
+    Some(Browser::start_with(&chromium, &driver, width, height, args).await)
 }
 
 /// Where a test's screenshot `name` goes: `target/gui-screenshots/NAME.png`.
