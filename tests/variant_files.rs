@@ -389,3 +389,55 @@ fn a_file_variant_is_refereed_through_strata_match() {
     }
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// Holes end slides; a slide's range limits it; capturing the royal piece ends a game whose
+/// goal is royal capture.
+#[test]
+fn holes_ranges_and_royal_capture() {
+    let king = "[[variant.piece]]\nletter = \"K\"\nname = \"King\"\nroyal = true\nmoves = [{ step = \"all\" }]\n";
+    let holed = format!(
+        "[[variant]]\nname = \"holed\"\nsource = \"a test\"\n\
+         board = {{ files = 3, ranks = 3, holes = [\"b2\"] }}\n\
+         start = \"2k/R1/K2 w 0 1\"\n{king}\
+         [[variant.piece]]\nletter = \"R\"\nname = \"Rook\"\nmoves = [{{ slide = \"orthogonal\" }}]\n"
+    );
+    let v = defined::load_text("holed.toml", &holed).unwrap()[0];
+    assert_eq!(v.layout().cells.len(), 8);
+    let g = AnyGame::startpos(v);
+    let names = |g: &AnyGame| -> Vec<String> {
+        let mut l = strata::rules::MoveList::new();
+        g.generate(&mut l);
+        let mut n: Vec<String> = l.iter().map(|&m| g.move_name(m)).collect();
+        n.sort();
+        n
+    };
+    // The Rook on a2 cannot pass the hole b2; the King cannot step into it.
+    assert_eq!(names(&g), ["a1b1", "a2a3"]);
+
+    for (range, expected) in [
+        (2, vec!["a1b1", "c1b1", "c1d1", "c1e1"]),
+        (1, vec!["a1b1", "c1b1", "c1d1"]),
+    ] {
+        let text = format!(
+            "[[variant]]\nname = \"ranged-{range}\"\nsource = \"a test\"\n\
+             board = {{ files = 5, ranks = 1 }}\ngoal = \"royal-capture\"\n\
+             start = \"K1R1k w 0 1\"\n{king}\
+             [[variant.piece]]\nletter = \"R\"\nname = \"Rook\"\nmoves = [{{ slide = \"orthogonal\", range = {range} }}]\n"
+        );
+        let v = defined::load_text("ranged.toml", &text).unwrap()[0];
+        let mut g = AnyGame::startpos(v);
+        assert_eq!(names(&g), expected, "range {range}");
+        if range == 2 {
+            let mv = g.parse_move("c1e1").unwrap();
+            g.make(mv);
+            assert_eq!(
+                g.outcome(),
+                Some(strata::rules::GameEnd::Win {
+                    winner: 0,
+                    reason: "royal piece captured"
+                })
+            );
+            assert_eq!(g.count_moves(), 0);
+        }
+    }
+}

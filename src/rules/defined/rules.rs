@@ -927,7 +927,7 @@ pub fn compile(def: &VariantDef, path: &str) -> Result<Rules, Refusal> {
         start_fen: start,
         colours: 2,
         bench_positions: bench,
-        bench_depth: def.bench_depth.unwrap_or(3),
+        bench_depth: def.bench_depth.unwrap_or(5),
         pieces,
         levels_note,
     };
