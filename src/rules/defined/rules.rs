@@ -210,28 +210,7 @@ pub fn class_vectors(class: &str) -> Option<Vec<Vector>> {
 
 /// Every permutation and sign of `t`, without repeats.
 fn leap_vectors(t: [i32; 3]) -> Vec<Vector> {
-    const PERMS: [[usize; 3]; 6] = [
-        [0, 1, 2],
-        [0, 2, 1],
-        [1, 0, 2],
-        [1, 2, 0],
-        [2, 0, 1],
-        [2, 1, 0],
-    ];
-    let mut out: Vec<Vector> = Vec::new();
-    for p in PERMS {
-        for signs in 0..8 {
-            let mut v = [0i8; 3];
-            for i in 0..3 {
-                let s = if signs >> i & 1 == 1 { -1 } else { 1 };
-                v[i] = (t[p[i]] * s) as i8;
-            }
-            if v != [0, 0, 0] && !out.contains(&v) {
-                out.push(v);
-            }
-        }
-    }
-    out
+    crate::rules::geometry::permutations_with_signs(t.map(|x| x as i8))
 }
 
 fn names(x: &OneOrMany) -> Vec<String> {
