@@ -73,8 +73,6 @@ impl Variant {
 /// one; [`Variant::info`] finds it.
 #[derive(Debug)]
 pub struct VariantInfo {
-    /// The variant.
-    pub variant: Variant,
     /// The start position's FEN.
     pub start_fen: &'static str,
     /// The number of colours (seats): 2, or 4 in two teams.

@@ -1,11 +1,10 @@
 //! What the variant declares about itself beside its rules (see [`VariantInfo`]).
 
 use super::fen::{POLE_START_FEN, START_FEN};
-use crate::rules::variant::{FIDE_PIECES, Variant, VariantInfo, fide_pieces_and, piece};
+use crate::rules::variant::{FIDE_PIECES, VariantInfo, fide_pieces_and, piece};
 
 /// FIDE chess.
 pub const CHESS: VariantInfo = VariantInfo {
-    variant: Variant::Chess,
     start_fen: START_FEN,
     colours: 2,
     bench_positions: &[
@@ -25,7 +24,6 @@ pub const CHESS: VariantInfo = VariantInfo {
 
 /// Pole Chess.
 pub const POLE: VariantInfo = VariantInfo {
-    variant: Variant::Pole,
     start_fen: POLE_START_FEN,
     colours: 2,
     bench_positions: &[

@@ -97,8 +97,9 @@ fn line_of(text: &str, byte: usize) -> usize {
 }
 
 /// Compiles every variant of a file's text without registering them (`path` names it in
-/// messages). The whole file is refused at its first error.
-pub fn compile_text(path: &str, text: &str) -> Result<Vec<Rules>, FileError> {
+/// messages), each with the line of its start position (read once the rules are in
+/// place). The whole file is refused at its first error.
+pub fn compile_text(path: &str, text: &str) -> Result<Vec<(Rules, usize)>, FileError> {
     let err = |span: Option<std::ops::Range<usize>>, message: String| FileError {
         path: path.to_string(),
         line: span.map(|s| line_of(text, s.start)),
@@ -111,7 +112,7 @@ pub fn compile_text(path: &str, text: &str) -> Result<Vec<Rules>, FileError> {
     if file.variant.is_empty() {
         return Err(err(None, "no [[variant]] in the file".into()));
     }
-    let mut out: Vec<Rules> = Vec::new();
+    let mut out: Vec<(Rules, usize)> = Vec::new();
     for v in &file.variant {
         let def = v.get_ref();
         let name = def.name.get_ref();
@@ -124,18 +125,15 @@ pub fn compile_text(path: &str, text: &str) -> Result<Vec<Rules>, FileError> {
                 format!("'{name}' is a built-in variant: choose another name"),
             ));
         }
-        if out.iter().any(|r| r.name == name) {
+        if out.iter().any(|(r, _)| r.name == name) {
             return Err(err(
                 Some(def.name.span()),
                 format!("variant '{name}' is defined twice in the file"),
             ));
         }
         let r = rules::compile(def, path).map_err(|e| err(Some(e.span), e.message))?;
-        out.push(r);
-        let _ = v;
+        out.push((r, line_of(text, def.start.span().start)));
     }
-    // The start positions, read with the compiled rules (they must be 'static to be read, so
-    // the check uses a temporary leak only when everything else passed).
     Ok(out)
 }
 
@@ -159,21 +157,17 @@ pub fn load_file(path: &str) -> Result<Vec<Variant>, FileError> {
 /// [`load_file`] on text already read.
 pub fn load_text(path: &str, text: &str) -> Result<Vec<Variant>, FileError> {
     let compiled = compile_text(path, text)?;
-    let file: file::VariantFile = toml::from_str(text).expect("parsed once already");
     let mut leaked: Vec<&'static Rules> = Vec::new();
-    for (mut r, v) in compiled.into_iter().zip(&file.variant) {
-        let start = &v.get_ref().start;
+    for (r, start_line) in compiled {
         // The position refers to its rules by a 'static reference; the rules are leaked
         // here, before the start position is checked (a refused file leaks its tables
         // once, which is bounded by the files a user loads).
-        r.info.variant = Variant::Chess;
-        let rules: &'static mut Rules = Box::leak(Box::new(r));
-        let ptr: &'static Rules = rules;
+        let ptr: &'static Rules = Box::leak(Box::new(r));
         let fen_check = DefinedPosition::from_fen(ptr, ptr.info.start_fen);
         if let Err(e) = fen_check {
             return Err(FileError {
                 path: path.to_string(),
-                line: Some(line_of(text, start.span().start)),
+                line: Some(start_line),
                 message: format!("start position: {e}"),
             });
         }
@@ -388,7 +382,7 @@ impl Game for DefinedPosition {
         if self.board.colour(Colour(2)).any() || self.board.colour(Colour(3)).any() {
             return Err("a piece of a third colour".into());
         }
-        if self.ep.0 != NO_EP_CHECK {
+        if self.ep.0 != position::NO_EP {
             let victim = self.ep_victim(self.ep.0 as Cell, self.side.flip());
             if victim != Some(self.ep.1 as Cell) || self.board.piece_at(self.ep.0 as Cell).is_some()
             {
@@ -409,5 +403,3 @@ impl Game for DefinedPosition {
         Ok(())
     }
 }
-
-const NO_EP_CHECK: u16 = position::NO_EP;

@@ -359,10 +359,10 @@ impl NullMove<W> for DefinedPosition {
     }
 
     fn take_ep(&mut self) -> u16 {
-        let ep = self.ep;
+        let ep = self.ep.0;
         self.set_ep((NO_EP, NO_EP));
-        // The victim's cell follows from the cell in put_back_ep.
-        if ep.0 == NO_EP { NO_EP } else { ep.0 }
+        // The victim's cell is found again from the cell in put_back_ep.
+        ep
     }
 
     fn put_back_ep(&mut self, ep: u16) {

@@ -902,7 +902,6 @@ pub fn compile(def: &VariantDef, path: &str) -> Result<Rules, Refusal> {
         ""
     };
     let info = VariantInfo {
-        variant: crate::rules::variant::Variant::Chess, // replaced by the registry
         start_fen: start,
         colours: 2,
         bench_positions: bench,

@@ -1,11 +1,10 @@
 //! What the variant declares about itself beside its rules (see [`VariantInfo`]).
 
 use super::fen::START_FEN;
-use crate::rules::variant::{Variant, VariantInfo, fide_pieces_and, piece};
+use crate::rules::variant::{VariantInfo, fide_pieces_and, piece};
 
 /// Chess – The Future Generation.
 pub const INFO: VariantInfo = VariantInfo {
-    variant: Variant::FutureGeneration,
     start_fen: START_FEN,
     colours: 4,
     bench_positions: &[

@@ -1,11 +1,10 @@
 //! What the variant declares about itself beside its rules (see [`VariantInfo`]).
 
 use super::fen::START_FEN;
-use crate::rules::variant::{Variant, VariantInfo, piece};
+use crate::rules::variant::{VariantInfo, piece};
 
 /// Pentaplane V.
 pub const INFO: VariantInfo = VariantInfo {
-    variant: Variant::Pentaplane,
     start_fen: START_FEN,
     colours: 2,
     bench_positions: &[

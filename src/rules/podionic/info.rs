@@ -1,11 +1,10 @@
 //! What the variant declares about itself beside its rules (see [`VariantInfo`]).
 
 use super::fen::START_FEN;
-use crate::rules::variant::{FIDE_PIECES, Variant, VariantInfo};
+use crate::rules::variant::{FIDE_PIECES, VariantInfo};
 
 /// Podionic Chess.
 pub const INFO: VariantInfo = VariantInfo {
-    variant: Variant::Podionic,
     start_fen: START_FEN,
     colours: 2,
     bench_positions: &[
