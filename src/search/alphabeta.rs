@@ -9,7 +9,7 @@
 //!    cutoff rewards the move in the killers and the history.
 //! 4. The result stored in the transposition table.
 
-use super::ordering::{KILLER, NO_ARRIVAL, QuietHistory, arrival, pick, score_moves};
+use super::ordering::{KILLER, pick, score_moves};
 use super::params::{
     CHECK_EXTENSION_MAX_PLY, FUTILITY_BASE, FUTILITY_MARGIN, FUTILITY_MAX_DEPTH,
     HISTORY_BONUS_FACTOR, HISTORY_BONUS_MAX, LMP_BASE, LMP_FACTOR, LMP_MAX_DEPTH, LMR_MIN_DEPTH,
@@ -140,18 +140,13 @@ impl<G: Evaluate> Worker<'_, G> {
         } else {
             let tt_move = tte.map_or(Move::NONE, |e| e.mv);
             let (moves, scores) = &mut lists;
-            let histories = QuietHistory {
-                history: &self.history,
-                continuation: &self.continuation,
-                before: self.arrivals_before(ply),
-            };
             score_moves(
                 &self.pos,
                 moves.as_slice(),
                 scores,
                 tt_move,
                 self.killers[ply],
-                &histories,
+                &self.history,
             );
             Ok(self.search_moves::<PV>(moves, scores, &node, alpha))
         };
@@ -198,7 +193,6 @@ impl<G: Evaluate> Worker<'_, G> {
             let r = NMP_BASE
                 + depth / NMP_DEPTH_DIVISOR
                 + ((eval - beta) / NMP_EVAL_DIVISOR).min(NMP_EVAL_MAX);
-            self.stack[n.ply].arrival = NO_ARRIVAL;
             self.pos.make_null();
             self.count_node();
             let same = self.pos.team_to_move() == n.team;
@@ -249,7 +243,6 @@ impl<G: Evaluate> Worker<'_, G> {
                 self.pv[ply + 1].clear();
             }
             let piece = self.pos.moved_piece(m);
-            self.stack[ply].arrival = arrival(piece, m);
             self.pos.make(m);
             self.count_node();
             let gives_check = self.pos.in_check();
@@ -321,7 +314,7 @@ impl<G: Evaluate> Worker<'_, G> {
     }
 
     /// A quiet move caused a cutoff: it becomes the first killer of its ply, and its history
-    /// and continuation histories rise while those of the quiet moves tried before it fall.
+    /// rises while that of the quiet moves tried before it falls.
     fn reward_cutoff(
         &mut self,
         ply: usize,
@@ -336,16 +329,10 @@ impl<G: Evaluate> Worker<'_, G> {
             k[0] = m;
         }
         let bonus = (depth * depth * HISTORY_BONUS_FACTOR).min(HISTORY_BONUS_MAX);
-        let before = self.arrivals_before(ply);
-        let mut reward = |piece, m, bonus| {
-            self.history.update(piece, m, bonus);
-            for b in before {
-                self.continuation.update(b, arrival(piece, m), bonus);
-            }
-        };
-        reward(piece, m, bonus);
+        self.history.update(piece, m, bonus);
         for &q in tried {
-            reward(self.pos.moved_piece(q), q, -bonus);
+            let qp = self.pos.moved_piece(q);
+            self.history.update(qp, q, -bonus);
         }
     }
 }

@@ -35,7 +35,9 @@ impl History {
     /// Adds `bonus` (negative for a malus), with gravity towards zero so values stay bounded.
     #[inline(always)]
     pub fn update(&mut self, piece: Piece, m: Move, bonus: i32) {
-        gravity(&mut self.0[Self::index(piece, m)], bonus);
+        let e = &mut self.0[Self::index(piece, m)];
+        let b = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+        *e += b - *e * b.abs() / HISTORY_MAX;
     }
 }
 
@@ -85,84 +87,6 @@ pub(super) fn is_under_promotion(moves: &[Move], i: usize) -> bool {
             .any(|&p| promotes(p) && p.from() == m.from() && p.to() == m.to())
 }
 
-/// A piece arriving on a cell: what continuation history is keyed by.
-pub(super) type Arrival = usize;
-
-/// No arrival (the root, a null move).
-pub(super) const NO_ARRIVAL: Arrival = usize::MAX;
-
-/// The arrival of `piece` on `m`'s target cell.
-#[inline(always)]
-pub(super) fn arrival(piece: Piece, m: Move) -> Arrival {
-    piece.idx() * MAX_CELLS + m.to()
-}
-
-/// Continuation history: how often a quiet move (a piece arriving on a cell) caused a cutoff
-/// right after a given earlier arrival (the move one or two plies before). The pairs of
-/// 68 piece codes on 320 cells are far too many for a direct table, so the pair is hashed
-/// into a fixed table (collisions only blur a heuristic).
-pub(super) struct ContinuationHistory(Vec<i32>);
-
-impl ContinuationHistory {
-    const BITS: u32 = 21;
-
-    pub fn new() -> Self {
-        ContinuationHistory(vec![0; 1 << Self::BITS])
-    }
-
-    #[inline(always)]
-    fn index(before: Arrival, now: Arrival) -> usize {
-        let pair = (before as u64) * (Piece::CODES * MAX_CELLS) as u64 + now as u64;
-        (pair.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - Self::BITS)) as usize
-    }
-
-    /// The value of arrival `now` after `before` (0 when there was no `before`).
-    #[inline(always)]
-    pub fn get(&self, before: Arrival, now: Arrival) -> i32 {
-        if before == NO_ARRIVAL {
-            0
-        } else {
-            self.0[Self::index(before, now)]
-        }
-    }
-
-    /// Adds `bonus` (negative for a malus) with the same gravity as [`History::update`].
-    #[inline(always)]
-    pub fn update(&mut self, before: Arrival, now: Arrival, bonus: i32) {
-        if before != NO_ARRIVAL {
-            gravity(&mut self.0[Self::index(before, now)], bonus);
-        }
-    }
-}
-
-/// Adds `bonus` to a history value, pulled towards zero so that it stays within
-/// plus or minus [`HISTORY_MAX`].
-#[inline(always)]
-fn gravity(e: &mut i32, bonus: i32) {
-    let b = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
-    *e += b - *e * b.abs() / HISTORY_MAX;
-}
-
-/// The histories a quiet move is ordered by.
-pub(super) struct QuietHistory<'a> {
-    pub history: &'a History,
-    pub continuation: &'a ContinuationHistory,
-    /// The arrivals one and two plies before this node.
-    pub before: [Arrival; 2],
-}
-
-impl QuietHistory<'_> {
-    /// The history score of quiet move `m` by `piece`: its own history and its two
-    /// continuation histories.
-    #[inline(always)]
-    pub fn score(&self, piece: Piece, m: Move) -> i32 {
-        let now = arrival(piece, m);
-        self.history.get(piece, m)
-            + self.continuation.get(self.before[0], now)
-            + self.continuation.get(self.before[1], now)
-    }
-}
-
 /// Scores every move of `moves` into `scores`.
 pub(super) fn score_moves<G: Evaluate>(
     pos: &G,
@@ -170,7 +94,7 @@ pub(super) fn score_moves<G: Evaluate>(
     scores: &mut Vec<i32>,
     tt_move: Move,
     killers: [Move; 2],
-    history: &QuietHistory,
+    history: &History,
 ) {
     scores.clear();
     for &m in moves {
@@ -188,7 +112,7 @@ pub(super) fn score_moves<G: Evaluate>(
         } else if m == killers[1] {
             KILLER
         } else {
-            history.score(pos.moved_piece(m), m)
+            history.get(pos.moved_piece(m), m)
         };
         scores.push(s);
     }

@@ -3,7 +3,6 @@
 //! next iteration's ordering.
 
 use super::INFINITE;
-use super::ordering::arrival;
 use super::tt::Bound;
 use super::worker::Worker;
 use crate::eval::Evaluate;
@@ -26,7 +25,6 @@ impl<G: Evaluate> Worker<'_, G> {
         }
         for i in pv_idx..self.root_moves.len() {
             let m = self.root_moves[i].mv;
-            self.stack[0].arrival = arrival(self.pos.moved_piece(m), m);
             self.pos.make(m);
             self.count_node();
             let same = self.pos.team_to_move() == team;

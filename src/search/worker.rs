@@ -4,7 +4,7 @@
 
 use std::sync::atomic::Ordering::{Acquire, Relaxed};
 
-use super::ordering::{Arrival, ContinuationHistory, History, NO_ARRIVAL};
+use super::ordering::History;
 use super::params::{
     ASPIRATION_DELTA, ASPIRATION_MIN_DEPTH, EVAL_MATE_MARGIN, NEXT_ITERATION_SHARE,
     POLL_MASK_HELPER, POLL_MASK_MAIN, REPORT_BOUNDS_AFTER_MS,
@@ -29,34 +29,6 @@ pub(super) struct RootMove {
     pub bound: Bound,
 }
 
-/// One ply of the line being searched.
-#[derive(Clone, Copy)]
-pub(super) struct Frame {
-    /// The move made at this ply, as a piece arriving on a cell (for the continuation
-    /// history of the plies below).
-    pub arrival: Arrival,
-}
-
-impl Default for Frame {
-    fn default() -> Self {
-        Frame {
-            arrival: NO_ARRIVAL,
-        }
-    }
-}
-
-impl<G: Evaluate> Worker<'_, G> {
-    /// The arrivals one and two plies before `ply`.
-    #[inline(always)]
-    pub fn arrivals_before(&self, ply: usize) -> [Arrival; 2] {
-        let at = |back: usize| {
-            ply.checked_sub(back)
-                .map_or(NO_ARRIVAL, |p| self.stack[p].arrival)
-        };
-        [at(1), at(2)]
-    }
-}
-
 /// A search thread's own state.
 pub(super) struct Worker<'a, G: Evaluate> {
     pub id: usize,
@@ -75,9 +47,6 @@ pub(super) struct Worker<'a, G: Evaluate> {
     pub stopped: bool,
     pub killers: Vec<[Move; 2]>,
     pub history: History,
-    pub continuation: ContinuationHistory,
-    /// What each ply of the current line knows about itself.
-    pub stack: Vec<Frame>,
     /// One move list and one list of ordering scores per ply, reused.
     pub lists: Vec<MoveList>,
     pub scores: Vec<Vec<i32>>,
@@ -124,8 +93,6 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             stopped: false,
             killers: vec![[Move::NONE; 2]; MAX_PLY + 2],
             history: History::new(),
-            continuation: ContinuationHistory::new(),
-            stack: vec![Frame::default(); MAX_PLY + 2],
             lists: (0..MAX_PLY + 2).map(|_| MoveList::new()).collect(),
             scores: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(256)).collect(),
             pv: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(32)).collect(),
