@@ -13,3 +13,4 @@ pub mod protocol;
 pub mod rules;
 pub mod runner;
 pub mod search;
+pub mod tuning;

@@ -1,5 +1,5 @@
-//! The `strata` binary: the protocol engine by default, plus the `perft`, `bench` and `match`
-//! subcommands.
+//! The `strata` binary: the protocol engine by default, plus the `perft`, `bench`, `match`,
+//! `gui`, `datagen` and `tune` subcommands.
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -44,6 +44,153 @@ enum Cmd {
     Match(MatchArgs),
     /// Play in a browser: serve the GUI and print its URL.
     Gui(GuiArgs),
+    /// Play seeded self-play games and write their quiet positions with score and result.
+    Datagen(DatagenArgs),
+    /// Fit a variant's evaluation weights to datagen positions (Texel's method, Adam).
+    Tune(TuneArgs),
+}
+
+#[derive(Args)]
+struct DatagenArgs {
+    /// Variant name.
+    #[arg(long, default_value = "chess")]
+    variant: String,
+    /// Games to play.
+    #[arg(long, default_value_t = 100)]
+    games: usize,
+    /// Nodes searched per move.
+    #[arg(long, default_value_t = 5000)]
+    nodes: u64,
+    /// Seed of the random opening plies (the same seed gives the same file).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Uniformly random plies at the start of every game.
+    #[arg(long, default_value_t = 8)]
+    random_plies: usize,
+    /// Games played at the same time (one search thread each).
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Transposition table per game, MiB.
+    #[arg(long, default_value_t = 16)]
+    hash: usize,
+    /// The file to write (`FEN | SCORE | RESULT` lines).
+    #[arg(long)]
+    out: PathBuf,
+}
+
+#[derive(Args)]
+struct TuneArgs {
+    /// Variant name (a built-in variant).
+    #[arg(long, default_value = "chess")]
+    variant: String,
+    /// Position files written by `strata datagen` (one or more).
+    #[arg(long, num_args = 1.., required = true)]
+    data: Vec<PathBuf>,
+    /// Full passes of Adam over the training positions.
+    #[arg(long, default_value_t = 2000)]
+    iterations: usize,
+    /// Adam's step size (weights in units of 1.0 = as computed).
+    #[arg(long, default_value_t = 0.005)]
+    rate: f64,
+    /// Target = LAMBDA * result + (1 - LAMBDA) * sigmoid(search score).
+    #[arg(long, default_value_t = 1.0)]
+    lambda: f64,
+    /// Write the fitted weights here (e.g. src/eval/weights/chess.txt).
+    #[arg(long)]
+    out: Option<PathBuf>,
+}
+
+fn run_datagen(args: DatagenArgs) -> Result<(), String> {
+    use strata::tuning::datagen::{Config, run};
+    let variant =
+        Variant::from_name(&args.variant).ok_or(format!("unknown variant '{}'", args.variant))?;
+    let config = Config {
+        variant,
+        games: args.games,
+        nodes: args.nodes,
+        seed: args.seed,
+        random_plies: args.random_plies,
+        threads: args.threads,
+        hash_mib: args.hash.max(1),
+    };
+    let path = args.out.to_string_lossy().to_string();
+    let file = std::fs::File::create(&args.out).map_err(|e| format!("{path}: {e}"))?;
+    let mut out = std::io::BufWriter::new(file);
+    use std::io::Write;
+    let command: Vec<String> = std::env::args().collect();
+    writeln!(out, "# {}", command.join(" ")).map_err(|e| format!("{path}: {e}"))?;
+    let start = Instant::now();
+    let summary = run(&config, &mut out, &|_, s| {
+        if s.games % 10 == 0 || s.games == config.games {
+            eprintln!(
+                "{} games, {} positions, {:.0} s",
+                s.games,
+                s.positions,
+                start.elapsed().as_secs_f64()
+            );
+        }
+    })?;
+    out.flush().map_err(|e| format!("{path}: {e}"))?;
+    say(&format!(
+        "{} games (White's team +{} ={} -{}), {} positions written to {path} in {:.0} s",
+        summary.games,
+        summary.wins,
+        summary.draws,
+        summary.losses,
+        summary.positions,
+        start.elapsed().as_secs_f64()
+    ));
+    Ok(())
+}
+
+fn run_tune(args: TuneArgs) -> Result<(), String> {
+    use strata::tuning::texel::{Config, fit};
+    let variant =
+        Variant::from_name(&args.variant).ok_or(format!("unknown variant '{}'", args.variant))?;
+    let weights = strata::eval::weights_of(variant).ok_or(format!(
+        "{} has no fitted weights (a variant from a file)",
+        args.variant
+    ))?;
+    let mut samples = Vec::new();
+    for path in &args.data {
+        samples.extend(strata::tuning::data::read(
+            &path.to_string_lossy(),
+            variant,
+        )?);
+    }
+    let config = Config {
+        iterations: args.iterations,
+        rate: args.rate,
+        lambda: args.lambda,
+        ..Config::default()
+    };
+    let start = Instant::now();
+    let f = fit(&samples, weights, &config, &|it, loss| {
+        eprintln!("iteration {it}: training loss {loss:.6}");
+    })?;
+    let command: Vec<String> = std::env::args().collect();
+    let header = vec![
+        format!(
+            "Evaluation weights of {}: each term's middlegame and endgame weight (1024 = as computed).",
+            variant.name()
+        ),
+        format!("Made by: {}", command.join(" ")),
+        format!(
+            "{} training and {} validation positions, k = {:.6}, {} iterations of Adam (rate {}, lambda {})",
+            f.train, f.validation, f.k, config.iterations, config.rate, config.lambda
+        ),
+        format!(
+            "Log loss: training {:.6} -> {:.6}, validation {:.6} -> {:.6}",
+            f.train_before, f.train_after, f.validation_before, f.validation_after
+        ),
+    ];
+    let text = f.weights.text(&header);
+    print!("{text}");
+    say(&format!("({:.1} s)", start.elapsed().as_secs_f64()));
+    if let Some(out) = &args.out {
+        std::fs::write(out, text).map_err(|e| format!("{}: {e}", out.display()))?;
+    }
+    Ok(())
 }
 
 #[derive(Args)]
@@ -220,6 +367,8 @@ fn main() -> ExitCode {
         Some(Cmd::Perft(args)) => run_perft(args),
         Some(Cmd::Bench(args)) => run_bench(args),
         Some(Cmd::Match(args)) => strata::runner::cli(&args.args),
+        Some(Cmd::Datagen(args)) => run_datagen(args),
+        Some(Cmd::Tune(args)) => run_tune(args),
         Some(Cmd::Gui(args)) => strata::gui::run(strata::gui::GuiOptions {
             engine: args.engine,
             host: args.host,

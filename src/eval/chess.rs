@@ -10,6 +10,7 @@ use std::sync::LazyLock;
 
 use super::geometry::centrality;
 use super::standard::record;
+use super::weights::{self, Weights};
 use super::{Evaluate, Score, Trace};
 use crate::rules::bitset::{BitSet, Cell};
 use crate::rules::chess::ChessPosition;
@@ -104,6 +105,43 @@ const PAWNLESS_SCALE: i32 = 4;
 /// Piece values for move ordering and static exchange (pawn .. King, Pole).
 const VALUE: [i32; 7] = [100, 320, 330, 500, 900, 20_000, 0];
 
+/// The evaluation's terms (the weights files name them).
+const TERMS: &[&str] = &[
+    "material",
+    "piece-square",
+    "mobility",
+    "passed pawns",
+    "pawn weaknesses",
+    "bishop pair",
+    "rook files",
+    "king shield",
+    "king attack",
+    "pole in hand",
+];
+const MATERIAL_TERM: usize = 0;
+const PST_TERM: usize = 1;
+const MOBILITY_TERM: usize = 2;
+const PASSED_TERM: usize = 3;
+const WEAK_PAWNS_TERM: usize = 4;
+const BISHOP_PAIR_TERM: usize = 5;
+const ROOK_FILES_TERM: usize = 6;
+const SHIELD_TERM: usize = 7;
+const KING_ATTACK_TERM: usize = 8;
+const POLE_TERM: usize = 9;
+
+/// The weights of chess and of Pole Chess.
+static WEIGHTS: LazyLock<[Weights; 2]> = LazyLock::new(|| {
+    [
+        weights::builtin("chess", TERMS),
+        weights::builtin("pole", TERMS),
+    ]
+});
+
+/// The evaluation weights of chess, or of Pole Chess.
+pub fn weights(pole: bool) -> &'static Weights {
+    &WEIGHTS[pole as usize]
+}
+
 /// Precomputed terms.
 struct EvalTables {
     /// Piece-square values for White, by kind (pawn .. king) and square.
@@ -188,9 +226,10 @@ fn pawn_attacks(pawns: Bb, colour: Colour) -> Bb {
 impl ChessPosition {
     /// One side's evaluation terms (for White's point of view when `us` is White).
     fn side_terms<T: Trace>(&self, us: Colour, trace: &mut T, phase_sum: &mut i32) -> Score {
+        let w = &WEIGHTS[self.is_pole() as usize];
         let p = self.piece_terms(us, phase_sum);
-        let pawns = self.pawn_structure(us);
-        let pieces = self.piece_bonuses(us);
+        let (passed, weak) = self.pawn_structure(us);
+        let (pair, rooks) = self.piece_bonuses(us);
         let shield = self.king_shield(us);
         let mut pressure = Score::default();
         if p.attackers >= 2 && self.board().pieces(kind::QUEEN, us).any() {
@@ -208,17 +247,19 @@ impl ChessPosition {
                 POLE_IN_HAND
             };
         }
-        record(trace, "material", us, p.material);
-        record(trace, "piece-square", us, p.pst);
-        record(trace, "mobility", us, p.mobility);
-        record(trace, "pawns", us, pawns);
-        record(trace, "pieces", us, pieces);
-        record(trace, "king shield", us, shield);
-        record(trace, "king attack", us, pressure);
+        let mut sum = record(trace, w, MATERIAL_TERM, us, p.material)
+            + record(trace, w, PST_TERM, us, p.pst)
+            + record(trace, w, MOBILITY_TERM, us, p.mobility)
+            + record(trace, w, PASSED_TERM, us, passed)
+            + record(trace, w, WEAK_PAWNS_TERM, us, weak)
+            + record(trace, w, BISHOP_PAIR_TERM, us, pair)
+            + record(trace, w, ROOK_FILES_TERM, us, rooks)
+            + record(trace, w, SHIELD_TERM, us, shield)
+            + record(trace, w, KING_ATTACK_TERM, us, pressure);
         if self.is_pole() {
-            record(trace, "pole in hand", us, pole);
+            sum += record(trace, w, POLE_TERM, us, pole);
         }
-        p.material + p.pst + p.mobility + pawns + pieces + shield + pressure + pole
+        sum
     }
 
     /// Material, piece-square terms and mobility of `us`'s pieces, and how they bear on the
@@ -261,50 +302,52 @@ impl ChessPosition {
         t
     }
 
-    /// Passed, isolated and doubled pawns.
-    fn pawn_structure(&self, us: Colour) -> Score {
+    /// Passed pawns, and isolated and doubled ones.
+    fn pawn_structure(&self, us: Colour) -> (Score, Score) {
         let e = &*EVAL;
         let our_pawns = self.board().pieces(kind::PAWN, us);
         let their_pawns = self.board().pieces(kind::PAWN, us.flip());
-        let mut pawns = Score::default();
+        let mut passed = Score::default();
+        let mut weak = Score::default();
         for sq in our_pawns {
             if !e.passed_span[us.idx()][sq].intersects(their_pawns) {
-                pawns += PASSED[relative(sq, us) / 8];
+                passed += PASSED[relative(sq, us) / 8];
             }
             if !e.adjacent[sq % 8].intersects(our_pawns) {
-                pawns += ISOLATED;
+                weak += ISOLATED;
             }
         }
         for file in e.files {
             let n = (file & our_pawns).len() as i32;
             if n > 1 {
-                pawns += DOUBLED * (n - 1);
+                weak += DOUBLED * (n - 1);
             }
         }
-        pawns
+        (passed, weak)
     }
 
     /// The Bishop pair, and Rooks on open and semi-open files.
-    fn piece_bonuses(&self, us: Colour) -> Score {
+    fn piece_bonuses(&self, us: Colour) -> (Score, Score) {
         let e = &*EVAL;
         let b = self.board();
         let our_pawns = b.pieces(kind::PAWN, us);
         let their_pawns = b.pieces(kind::PAWN, us.flip());
-        let mut pieces = Score::default();
+        let mut pair = Score::default();
         if b.pieces(kind::BISHOP, us).more_than_one() {
-            pieces += BISHOP_PAIR;
+            pair = BISHOP_PAIR;
         }
+        let mut rooks = Score::default();
         for sq in b.pieces(kind::ROOK, us) {
             let file = e.files[sq % 8];
             if !file.intersects(our_pawns) {
-                pieces += if file.intersects(their_pawns) {
+                rooks += if file.intersects(their_pawns) {
                     ROOK_SEMI_OPEN
                 } else {
                     ROOK_OPEN
                 };
             }
         }
-        pieces
+        (pair, rooks)
     }
 
     /// The shield of own pawns in front of a King on its first three ranks, and an open

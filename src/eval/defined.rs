@@ -6,7 +6,8 @@
 //! The tables are built on first use and kept with the variant's rules.
 
 use super::geometry::typical_mobility;
-use super::standard::{Profile, record, side_terms};
+use super::standard::{FIRST_OWN_TERM, Profile, record, side_terms, standard_terms};
+use super::weights::Weights;
 use super::{Evaluate, Score, Trace};
 use crate::rules::Game;
 use crate::rules::defined::DefinedPosition;
@@ -15,6 +16,9 @@ use crate::rules::piece::{Colour, Kind, Piece};
 
 /// The side to move's bonus.
 const TEMPO: i32 = 20;
+/// The evaluation's terms: the shared ones, then the reserve (not fitted: every weight 1024).
+const TERMS: &[&str] = standard_terms!("reserve");
+const RESERVE_TERM: usize = FIRST_OWN_TERM;
 /// Per reserve piece usable (as many as pawns are left).
 const RESERVE_ITEM: Score = Score(10, 25);
 
@@ -102,6 +106,7 @@ fn build(r: &'static Rules) -> DefinedEval {
             vec![],
             vec![],
         ],
+        Weights::neutral(TERMS),
     )
     .with_start(start.board());
     let zone = r.geo.leap_table(&class_vectors("all").expect("a class"));
@@ -151,8 +156,7 @@ impl DefinedPosition {
             .map(|k| self.board().pieces(k, us).len() as i32)
             .sum();
         let reserve = RESERVE_ITEM * items.min(pawns);
-        record(trace, "reserve", us, reserve);
-        shared + reserve
+        shared + record(trace, &t.profile.weights, RESERVE_TERM, us, reserve)
     }
 }
 

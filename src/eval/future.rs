@@ -10,7 +10,8 @@
 use std::sync::LazyLock;
 
 use super::geometry::typical_mobility;
-use super::standard::{Profile, record, side_terms};
+use super::standard::{FIRST_OWN_TERM, Profile, record, side_terms, standard_terms};
+use super::weights;
 use super::{Evaluate, Score, Trace};
 use crate::rules::Game;
 use crate::rules::future::FuturePosition;
@@ -25,6 +26,10 @@ const UNLOCKED: Score = Score(30, 20);
 const KING_ATTACKED: Score = Score(-150, -150);
 /// The side to move's bonus.
 const TEMPO: i32 = 20;
+/// The evaluation's terms: the shared ones, then this variant's.
+const TERMS: &[&str] = standard_terms!("unlocked", "king attacked");
+const UNLOCKED_TERM: usize = FIRST_OWN_TERM;
+const KING_ATTACKED_TERM: usize = FIRST_OWN_TERM + 1;
 
 static PROFILE: LazyLock<Profile> = LazyLock::new(|| {
     let t = &*TABLES;
@@ -69,9 +74,15 @@ static PROFILE: LazyLock<Profile> = LazyLock::new(|| {
         Some(kind::PAWN),
         kind::KING,
         [progress(0), progress(1), progress(2), progress(3)],
+        weights::builtin("future-generation", TERMS),
     )
     .with_start(FuturePosition::startpos().board())
 });
+
+/// This variant's evaluation weights.
+pub fn weights() -> &'static super::weights::Weights {
+    &PROFILE.weights
+}
 
 impl FuturePosition {
     fn colour_terms<T: Trace>(&self, us: Colour, trace: &mut T, phase: &mut i32) -> Score {
@@ -102,9 +113,10 @@ impl FuturePosition {
             Some(k) if self.attacked_by_team(k, 1 - us.team()) => KING_ATTACKED,
             _ => Score::default(),
         };
-        record(trace, "unlocked", us, unlocked);
-        record(trace, "king attacked", us, danger);
-        shared + unlocked + danger
+        let w = &PROFILE.weights;
+        shared
+            + record(trace, w, UNLOCKED_TERM, us, unlocked)
+            + record(trace, w, KING_ATTACKED_TERM, us, danger)
     }
 }
 

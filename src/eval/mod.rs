@@ -12,9 +12,25 @@ pub mod pentaplane;
 pub mod podionic;
 pub mod polyhedron;
 pub mod standard;
+pub mod weights;
 
 use crate::rules::Game;
 use crate::rules::piece::Piece;
+
+/// The fitted weights of a built-in variant's evaluation (`None` for the variants defined
+/// in files, which are not fitted).
+pub fn weights_of(variant: crate::rules::Variant) -> Option<&'static weights::Weights> {
+    use crate::rules::Variant;
+    Some(match variant {
+        Variant::Chess => chess::weights(false),
+        Variant::Pole => chess::weights(true),
+        Variant::Polyhedron => polyhedron::weights(),
+        Variant::Podionic => podionic::weights(),
+        Variant::Pentaplane => pentaplane::weights(),
+        Variant::FutureGeneration => future::weights(),
+        Variant::Defined(_) => return None,
+    })
+}
 
 /// A middlegame / endgame pair of centipawn values.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -55,8 +71,13 @@ impl Score {
 
 /// Receives the terms of an evaluation.
 pub trait Trace {
-    /// Records term `name` for each team (team 0 = White's, team 1 = Black's).
+    /// Records term `name` for each team (team 0 = White's, team 1 = Black's), weighted as
+    /// the evaluation counts it.
     fn term(&mut self, name: &'static str, team0: Score, team1: Score);
+    /// Records term number `term` of the variant's weights for `team` before its weight is
+    /// applied (for the tuner).
+    #[inline(always)]
+    fn raw(&mut self, _term: usize, _team: usize, _value: Score) {}
     /// Records the phase used for tapering.
     fn phase(&mut self, phase: i32);
 }

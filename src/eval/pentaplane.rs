@@ -8,7 +8,8 @@
 use std::sync::LazyLock;
 
 use super::geometry::typical_mobility;
-use super::standard::{Profile, record, side_terms};
+use super::standard::{FIRST_OWN_TERM, Profile, record, side_terms, standard_terms};
+use super::weights;
 use super::{Evaluate, Score, Trace};
 use crate::rules::Game;
 use crate::rules::bitset::Cell;
@@ -30,6 +31,11 @@ const MISSILE_ON_KING: Score = Score(20, 15);
 const KAMIKAZE_DIVISOR: i32 = 2;
 /// The side to move's bonus.
 const TEMPO: i32 = 20;
+/// The evaluation's terms: the shared ones, then this variant's.
+const TERMS: &[&str] = standard_terms!("bombs", "king in a blast", "missiles on king");
+const BOMBS_TERM: usize = FIRST_OWN_TERM;
+const BLAST_TERM: usize = FIRST_OWN_TERM + 1;
+const MISSILES_TERM: usize = FIRST_OWN_TERM + 2;
 
 /// The directions a missile piece shoots along.
 fn missile_dirs(k: u8) -> Option<std::ops::Range<usize>> {
@@ -95,10 +101,16 @@ static PROFILE: LazyLock<Profile> = LazyLock::new(|| {
         Some(kind::PAWN),
         kind::KING,
         [progress(0), progress(1), vec![], vec![]],
+        weights::builtin("pentaplane", TERMS),
     );
     p.value[kind::KAMIKAZE as usize] /= KAMIKAZE_DIVISOR;
     p.with_start(PentaplanePosition::startpos().board())
 });
+
+/// This variant's evaluation weights.
+pub fn weights() -> &'static super::weights::Weights {
+    &PROFILE.weights
+}
 
 impl PentaplanePosition {
     fn material_in(&self, area: Bb, colour: Colour) -> i32 {
@@ -158,10 +170,11 @@ impl PentaplanePosition {
                 }
             }
         }
-        record(trace, "bombs", us, bombs);
-        record(trace, "king in a blast", us, danger);
-        record(trace, "missiles on king", us, missiles);
-        shared + bombs + danger + missiles
+        let w = &PROFILE.weights;
+        shared
+            + record(trace, w, BOMBS_TERM, us, bombs)
+            + record(trace, w, BLAST_TERM, us, danger)
+            + record(trace, w, MISSILES_TERM, us, missiles)
     }
 }
 

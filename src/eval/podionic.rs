@@ -5,7 +5,8 @@
 use std::sync::LazyLock;
 
 use super::geometry::typical_mobility;
-use super::standard::{Profile, side_terms};
+use super::standard::{Profile, side_terms, standard_terms};
+use super::weights;
 use super::{Evaluate, Trace};
 use crate::rules::Game;
 use crate::rules::piece::{Colour, Piece};
@@ -14,6 +15,8 @@ use crate::rules::podionic::tables::{CELLS, NO_CELL, TABLES, kind};
 
 /// The side to move's bonus.
 const TEMPO: i32 = 15;
+/// The evaluation's terms: the shared ones.
+const TERMS: &[&str] = standard_terms!();
 
 /// Progress of a pawn along its lane: steps taken over the lane's length, per cell.
 fn lane_progress(colour: usize) -> Vec<f64> {
@@ -66,9 +69,15 @@ static PROFILE: LazyLock<Profile> = LazyLock::new(|| {
         Some(kind::PAWN),
         kind::KING,
         [lane_progress(0), lane_progress(1), vec![], vec![]],
+        weights::builtin("podionic", TERMS),
     )
     .with_start(PodionicPosition::startpos().board())
 });
+
+/// This variant's evaluation weights.
+pub fn weights() -> &'static super::weights::Weights {
+    &PROFILE.weights
+}
 
 impl Evaluate for PodionicPosition {
     fn evaluate_with<T: Trace>(&self, trace: &mut T) -> i32 {

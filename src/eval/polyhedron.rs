@@ -7,7 +7,8 @@
 use std::sync::LazyLock;
 
 use super::geometry::typical_mobility;
-use super::standard::{Profile, record, side_terms};
+use super::standard::{FIRST_OWN_TERM, Profile, record, side_terms, standard_terms};
+use super::weights;
 use super::{Evaluate, Score, Trace};
 use crate::rules::Game;
 use crate::rules::piece::{Colour, Piece};
@@ -16,6 +17,9 @@ use crate::rules::polyhedron::tables::{Bb, KINDS, TABLES, kind, slider_attacks};
 
 /// Per reserve item usable (as many as pawns are left to promote with them).
 const RESERVE_ITEM: Score = Score(10, 25);
+/// The evaluation's terms: the shared ones, then the reserve.
+const TERMS: &[&str] = standard_terms!("reserve");
+const RESERVE_TERM: usize = FIRST_OWN_TERM;
 /// The side to move's bonus.
 const TEMPO: i32 = 20;
 
@@ -70,9 +74,15 @@ static PROFILE: LazyLock<Profile> = LazyLock::new(|| {
         Some(kind::PAWN),
         kind::KING,
         [progress(0), progress(1), vec![], vec![]],
+        weights::builtin("polyhedron", TERMS),
     )
     .with_start(PolyhedronPosition::startpos().board())
 });
+
+/// This variant's evaluation weights.
+pub fn weights() -> &'static super::weights::Weights {
+    &PROFILE.weights
+}
 
 impl PolyhedronPosition {
     fn colour_terms<T: Trace>(&self, us: Colour, trace: &mut T, phase: &mut i32) -> Score {
@@ -91,8 +101,7 @@ impl PolyhedronPosition {
         let usable =
             (self.reserve(us).len() as i32).min(self.board().pieces(kind::PAWN, us).len() as i32);
         let reserve = RESERVE_ITEM * usable;
-        record(trace, "reserve", us, reserve);
-        shared + reserve
+        shared + record(trace, &PROFILE.weights, RESERVE_TERM, us, reserve)
     }
 }
 

@@ -8,6 +8,7 @@
 //! Each variant adds its own terms (reserves, bombs, missiles, team material) on top.
 
 use super::geometry::{centrality, value_from_mobility};
+use super::weights::Weights;
 use super::{Score, Trace};
 use crate::rules::bitset::{BitSet, Cell};
 use crate::rules::board::{Board, MAX_KINDS};
@@ -47,8 +48,39 @@ const KING_ATTACK: i32 = 3;
 /// ... at most this (middlegame).
 const KING_ATTACK_MAX: i32 = 500;
 
+/// The term list of a variant that uses [`side_terms`]: its terms first, in this order, then
+/// the variant's own (`standard_terms!("reserve")`).
+macro_rules! standard_terms {
+    ($($own:literal),*) => {
+        &[
+            "material",
+            "centrality",
+            "pawn progress",
+            "mobility",
+            "king shelter",
+            "king attack",
+            $($own),*
+        ]
+    };
+}
+pub(crate) use standard_terms;
+
+/// The terms of [`side_terms`].
+pub const TERMS: &[&str] = standard_terms!();
+/// Indices into [`TERMS`].
+const MATERIAL_TERM: usize = 0;
+const CENTRALITY_TERM: usize = 1;
+const PAWN_TERM: usize = 2;
+const MOBILITY_TERM: usize = 3;
+const SHELTER_TERM: usize = 4;
+const KING_ATTACK_TERM: usize = 5;
+/// A variant's own terms are numbered from here.
+pub const FIRST_OWN_TERM: usize = TERMS.len();
+
 /// A variant's evaluation data.
 pub struct Profile {
+    /// The weights of the terms (shared ones first).
+    pub weights: Weights,
     /// Material value by kind (the King's is large, for move ordering only).
     pub value: [i32; MAX_KINDS],
     /// Typical mobility by kind; the mobility term counts the difference from half of it.
@@ -93,7 +125,9 @@ impl Profile {
         pawn: Option<Kind>,
         king: Kind,
         progress: [Vec<f64>; 4],
+        weights: Weights,
     ) -> Self {
+        debug_assert_eq!(&weights.names()[..FIRST_OWN_TERM], TERMS);
         let mut value = [0; MAX_KINDS];
         let mut typical_mobility = [0.0; MAX_KINDS];
         let mut centre_w = [Score::default(); MAX_KINDS];
@@ -116,6 +150,7 @@ impl Profile {
             }
         }
         Profile {
+            weights,
             value,
             typical_mobility,
             centre: centrality(geo),
@@ -199,13 +234,26 @@ impl Profile {
     }
 }
 
-/// Records `s` as term `name` of `colour`'s team.
-pub fn record<T: Trace>(trace: &mut T, name: &'static str, colour: Colour, s: Score) {
-    if colour.team() == 0 {
-        trace.term(name, s, Score::default());
+/// Records `s` as term number `term` (of `weights`) of `colour`'s team, and returns it
+/// weighted, as the evaluation counts it.
+#[inline(always)]
+pub fn record<T: Trace>(
+    trace: &mut T,
+    weights: &Weights,
+    term: usize,
+    colour: Colour,
+    s: Score,
+) -> Score {
+    let team = colour.team();
+    trace.raw(term, team, s);
+    let w = weights.apply(term, s);
+    let name = weights.names()[term];
+    if team == 0 {
+        trace.term(name, w, Score::default());
     } else {
-        trace.term(name, Score::default(), s);
+        trace.term(name, Score::default(), w);
     }
+    w
 }
 
 /// The shared terms of `us`'s pieces. `attacks(cell)` lists the cells the piece on `cell`
@@ -258,17 +306,19 @@ pub fn side_terms<const W: usize, T: Trace>(
         }
     }
     let shelter = (own_king_zone & own).len() as i32;
-    let mut king = Score(SHELTER * shelter.min(SHELTER_MAX), 0);
+    let shelter = Score(SHELTER * shelter.min(SHELTER_MAX), 0);
+    let mut attack = Score::default();
     if attackers >= 2 {
-        king += Score(
+        attack = Score(
             (attack_units * attackers * KING_ATTACK).min(KING_ATTACK_MAX),
             0,
         );
     }
-    record(trace, "material", us, material);
-    record(trace, "centrality", us, placement);
-    record(trace, "pawn progress", us, pawns);
-    record(trace, "mobility", us, mobility);
-    record(trace, "king", us, king);
-    material + placement + pawns + mobility + king
+    let w = &p.weights;
+    record(trace, w, MATERIAL_TERM, us, material)
+        + record(trace, w, CENTRALITY_TERM, us, placement)
+        + record(trace, w, PAWN_TERM, us, pawns)
+        + record(trace, w, MOBILITY_TERM, us, mobility)
+        + record(trace, w, SHELTER_TERM, us, shelter)
+        + record(trace, w, KING_ATTACK_TERM, us, attack)
 }

@@ -1,0 +1,236 @@
+//! `strata datagen`: seeded self-play games at a fixed node count, their quiet positions
+//! written with the search's score and the game's result.
+//!
+//! Each game starts with a few uniformly random plies (from a generator seeded by the seed
+//! and the game's number, so every game is the same whatever the thread count), then both
+//! sides play the search's best move. A position is kept when its side to move is not in
+//! check, the best move is not a capture or promotion (the position is quiet: its static
+//! evaluation means something) and the score is not a mate. A game ends by the rules, by
+//! adjudication (both teams' scores agree on a large advantage for several plies) or as a
+//! draw after a ply limit.
+
+use std::io::Write;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+use super::data::Sample;
+use crate::rules::{AnyGame, Game, GameEnd, MoveList, Variant};
+use crate::search::{Limits, MATE_BOUND, Settings, Shared, Silent, search, thread_pool};
+use crate::with_game;
+
+/// A game is adjudicated won when the score stays beyond this for [`ADJUDICATE_PLIES`] ...
+pub const ADJUDICATE_SCORE: i32 = 2500;
+/// ... plies in a row.
+pub const ADJUDICATE_PLIES: usize = 8;
+/// A game still going after this many plies is a draw.
+pub const MAX_PLIES: usize = 600;
+
+/// What to play.
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub variant: Variant,
+    pub games: usize,
+    /// Nodes per move.
+    pub nodes: u64,
+    pub seed: u64,
+    /// Random plies at the start of each game.
+    pub random_plies: usize,
+    /// Games played at the same time (one search thread each).
+    pub threads: usize,
+    /// Transposition table per game, MiB.
+    pub hash_mib: usize,
+}
+
+/// What a run produced.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Summary {
+    pub games: usize,
+    pub positions: usize,
+    /// Results from White's team's point of view: wins, draws, losses.
+    pub wins: usize,
+    pub draws: usize,
+    pub losses: usize,
+}
+
+/// Plays `config.games` games and writes their samples to `out` in game order; `progress`
+/// hears of each finished game.
+pub fn run(
+    config: &Config,
+    out: &mut (dyn Write + Send),
+    progress: &(dyn Fn(usize, &Summary) + Sync),
+) -> Result<Summary, String> {
+    if config.games == 0 || config.threads == 0 || config.nodes == 0 {
+        return Err("games, threads and nodes must be at least 1".into());
+    }
+    let next = AtomicUsize::new(0);
+    let finished: Mutex<Vec<Option<(Vec<Sample>, f64)>>> = Mutex::new(vec![None; config.games]);
+    let summary = Mutex::new(Summary::default());
+    let written = Mutex::new((0usize, Ok::<(), String>(())));
+    let out = Mutex::new(out);
+    std::thread::scope(|s| {
+        for _ in 0..config.threads.min(config.games) {
+            s.spawn(|| {
+                let shared = Shared::new(config.hash_mib);
+                let pool = thread_pool(1);
+                loop {
+                    let i = next.fetch_add(1, Relaxed);
+                    if i >= config.games {
+                        break;
+                    }
+                    let game = play(config, i, &shared, &pool);
+                    {
+                        let mut sum = summary.lock().unwrap();
+                        sum.games += 1;
+                        sum.positions += game.0.len();
+                        match game.1 {
+                            r if r == 1.0 => sum.wins += 1,
+                            r if r == 0.0 => sum.losses += 1,
+                            _ => sum.draws += 1,
+                        }
+                        progress(i, &sum);
+                    }
+                    finished.lock().unwrap()[i] = Some(game);
+                    // Write every game that is next in order.
+                    let mut w = written.lock().unwrap();
+                    let mut f = finished.lock().unwrap();
+                    while w.0 < config.games
+                        && let Some((samples, _)) = f[w.0].take()
+                    {
+                        let mut o = out.lock().unwrap();
+                        for sample in samples {
+                            if let Err(e) = writeln!(o, "{}", sample.line())
+                                && w.1.is_ok()
+                            {
+                                w.1 = Err(e.to_string());
+                            }
+                        }
+                        w.0 += 1;
+                    }
+                }
+            });
+        }
+    });
+    written.into_inner().unwrap().1?;
+    Ok(summary.into_inner().unwrap())
+}
+
+/// The random generator of game `index`.
+fn game_rng(seed: u64, index: usize) -> StdRng {
+    StdRng::seed_from_u64(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ index as u64)
+}
+
+/// Game `index`'s position after its random plies (drawn again while they end the game).
+fn opening(config: &Config, index: usize) -> AnyGame {
+    let mut rng = game_rng(config.seed, index);
+    loop {
+        let mut game = AnyGame::startpos(config.variant);
+        let mut list = MoveList::new();
+        for _ in 0..config.random_plies {
+            list.clear();
+            game.generate(&mut list);
+            if list.is_empty() {
+                break;
+            }
+            let m = list.as_slice()[rng.gen_range(0..list.len())];
+            game.make(m);
+        }
+        if game.outcome().is_none() {
+            return game;
+        }
+    }
+}
+
+/// Plays game `index`: its samples and its result for White's team.
+pub fn play(
+    config: &Config,
+    index: usize,
+    shared: &Shared,
+    pool: &rayon::ThreadPool,
+) -> (Vec<Sample>, f64) {
+    let mut game = opening(config, index);
+    shared.tt.clear();
+    let limits = Limits {
+        nodes: Some(config.nodes),
+        ..Limits::default()
+    };
+    let settings = Settings::default();
+    let mut samples: Vec<Sample> = Vec::new();
+    let mut streak: (i32, usize) = (0, 0);
+    let result = loop {
+        if let Some(end) = game.outcome() {
+            break match end {
+                GameEnd::Draw { .. } => 0.5,
+                GameEnd::Win { winner, .. } => (winner == 0) as u8 as f64,
+            };
+        }
+        if game.history_len() >= MAX_PLIES {
+            break 0.5;
+        }
+        let found = with_game!(&game, g => search(g, &limits, &settings, shared, &Silent, pool));
+        let Some(best) = found.best else {
+            break 0.5;
+        };
+        let white_team = if game.team_to_move() == 0 {
+            found.score
+        } else {
+            -found.score
+        };
+        if !game.in_check() && !game.is_tactical(best) && found.score.abs() < MATE_BOUND {
+            samples.push(Sample {
+                fen: game.fen(),
+                score: white_team,
+                result: 0.0,
+            });
+        }
+        let side = white_team.signum();
+        if white_team.abs() >= ADJUDICATE_SCORE && side == streak.0 {
+            streak.1 += 1;
+        } else {
+            streak = (side, (white_team.abs() >= ADJUDICATE_SCORE) as usize);
+        }
+        if streak.1 >= ADJUDICATE_PLIES {
+            break if streak.0 > 0 { 1.0 } else { 0.0 };
+        }
+        game.make(best);
+    };
+    for s in &mut samples {
+        s.result = result;
+    }
+    (samples, result)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_same_seed_gives_the_same_data_whatever_the_threads() {
+        let config = |threads| Config {
+            variant: Variant::Chess,
+            games: 3,
+            nodes: 300,
+            seed: 5,
+            random_plies: 6,
+            threads,
+            hash_mib: 1,
+        };
+        let mut a = Vec::new();
+        let mut b = Vec::new();
+        let sa = run(&config(1), &mut a, &|_, _| {}).unwrap();
+        let sb = run(&config(2), &mut b, &|_, _| {}).unwrap();
+        assert_eq!(a, b);
+        assert_eq!(sa, sb);
+        assert_eq!(sa.games, 3);
+        let text = String::from_utf8(a).unwrap();
+        assert_eq!(text.lines().count(), sa.positions);
+        assert!(sa.positions > 0);
+        for line in text.lines() {
+            let s = Sample::parse(line).unwrap();
+            let g = AnyGame::from_fen(Variant::Chess, &s.fen).unwrap();
+            assert!(!g.in_check(), "{line}");
+        }
+    }
+}

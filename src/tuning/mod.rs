@@ -1,0 +1,8 @@
+//! Fitting the evaluation to games: [`datagen`] plays seeded self-play games and writes their
+//! quiet positions with the search's score and the game's result ([`data`] is that file
+//! format); [`texel`] fits each variant's evaluation weights to such positions by Texel's
+//! method and writes them where the evaluation reads them (`src/eval/weights/`).
+
+pub mod data;
+pub mod datagen;
+pub mod texel;

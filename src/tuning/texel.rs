@@ -1,0 +1,299 @@
+//! `strata tune`: Texel's method. Every term of a variant's evaluation has a middlegame and
+//! an endgame weight ([`crate::eval::weights`]); this fits them to positions labelled with
+//! their games' results by minimising the logistic loss (cross-entropy) of the result given
+//! the evaluation, with Adam, and writes the weights file the evaluation reads.
+//!
+//! The evaluation is linear in the weights: each position's terms are taken once, unweighted
+//! (through [`Trace::raw`]), and the model of its evaluation is
+//! `rest + sum over terms of (w_mg * mg * phase + w_eg * eg * (256 - phase)) / 256`, where
+//! `rest` is what the weights do not touch (the tempo, rounding, chess's pawnless scaling),
+//! fixed so that the model equals the real evaluation at the starting weights. The logistic
+//! curve's scale `k` is fitted first, to the starting weights, and then held.
+
+use super::data::Sample;
+use crate::eval::weights::{ONE, Weights};
+use crate::eval::{Evaluate, Score, Trace};
+use crate::rules::{AnyGame, Game};
+use crate::with_game;
+
+/// How to fit.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Full passes over the training positions.
+    pub iterations: usize,
+    /// Adam's step size, in weight units (1.0 = [`ONE`]).
+    pub rate: f64,
+    /// The target is `lambda * result + (1 - lambda) * sigmoid(search score)`: 1 fits the
+    /// results alone.
+    pub lambda: f64,
+    /// Every this many positions one is held out for validation.
+    pub holdout_every: usize,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            iterations: 2000,
+            rate: 0.005,
+            lambda: 1.0,
+            holdout_every: 10,
+        }
+    }
+}
+
+/// One position as the model sees it.
+#[derive(Clone, Debug)]
+struct Point {
+    /// Middlegame share of the taper (phase / 256).
+    mg: f64,
+    /// The evaluation's part that the weights do not touch (White's team's view).
+    rest: f64,
+    /// (term, middlegame, endgame): White's team's term minus Black's, unweighted.
+    terms: Vec<(usize, f64, f64)>,
+    target: f64,
+    /// The search's score (White's team's view), for the target's second part.
+    score: f64,
+    result: f64,
+}
+
+/// What a fit found.
+#[derive(Clone, Debug)]
+pub struct Fit {
+    pub weights: Weights,
+    /// The logistic curve's scale: win probability `1 / (1 + exp(-k * eval))`.
+    pub k: f64,
+    pub train: usize,
+    pub validation: usize,
+    /// Loss on the training and validation positions before and after.
+    pub train_before: f64,
+    pub train_after: f64,
+    pub validation_before: f64,
+    pub validation_after: f64,
+}
+
+/// Receives the unweighted terms and the phase of one evaluation.
+#[derive(Default)]
+struct Raw {
+    terms: Vec<(usize, usize, Score)>,
+    phase: i32,
+}
+
+impl Trace for Raw {
+    fn term(&mut self, _: &'static str, _: Score, _: Score) {}
+    fn phase(&mut self, phase: i32) {
+        self.phase = phase;
+    }
+    fn raw(&mut self, term: usize, team: usize, value: Score) {
+        self.terms.push((term, team, value));
+    }
+}
+
+fn sigmoid(x: f64) -> f64 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// Cross-entropy of prediction `p` for target `t`.
+fn log_loss(p: f64, t: f64) -> f64 {
+    let p = p.clamp(1e-12, 1.0 - 1e-12);
+    -(t * p.ln() + (1.0 - t) * (1.0 - p).ln())
+}
+
+impl Point {
+    fn new(game: &AnyGame, sample: &Sample, w: &Weights) -> Point {
+        let mut raw = Raw::default();
+        let (eval, team) = with_game!(game, g => (g.evaluate_with(&mut raw), g.team_to_move()));
+        let white = if team == 0 { eval } else { -eval } as f64;
+        let mut terms: Vec<(usize, f64, f64)> = Vec::new();
+        for (term, t, v) in raw.terms {
+            let sign = if t == 0 { 1.0 } else { -1.0 };
+            match terms.iter_mut().find(|x| x.0 == term) {
+                Some(x) => {
+                    x.1 += sign * v.0 as f64;
+                    x.2 += sign * v.1 as f64;
+                }
+                None => terms.push((term, sign * v.0 as f64, sign * v.1 as f64)),
+            }
+        }
+        terms.retain(|x| x.1 != 0.0 || x.2 != 0.0);
+        let mut p = Point {
+            mg: raw.phase as f64 / 256.0,
+            rest: 0.0,
+            terms,
+            target: sample.result,
+            score: sample.score as f64,
+            result: sample.result,
+        };
+        let scale = current(w);
+        p.rest = white - p.eval(&scale);
+        p
+    }
+
+    /// The model's evaluation under `scale` (2 per term, 1.0 = as computed).
+    #[inline]
+    fn eval(&self, scale: &[f64]) -> f64 {
+        let mut e = self.rest;
+        for &(t, mg, eg) in &self.terms {
+            e += scale[2 * t] * mg * self.mg + scale[2 * t + 1] * eg * (1.0 - self.mg);
+        }
+        e
+    }
+}
+
+/// The weights as scale factors, two per term.
+fn current(w: &Weights) -> Vec<f64> {
+    (0..w.names().len())
+        .flat_map(|t| {
+            let s = w.get(t);
+            [s.0 as f64 / ONE as f64, s.1 as f64 / ONE as f64]
+        })
+        .collect()
+}
+
+fn mean_loss(points: &[Point], scale: &[f64], k: f64) -> f64 {
+    let sum: f64 = points
+        .iter()
+        .map(|p| log_loss(sigmoid(k * p.eval(scale)), p.target))
+        .sum();
+    sum / points.len().max(1) as f64
+}
+
+/// The `k` that minimises the loss of `points` at `scale` (golden-section search).
+fn fit_k(points: &[Point], scale: &[f64]) -> f64 {
+    let (mut a, mut b) = (1e-4f64, 0.05f64);
+    let g = (5f64.sqrt() - 1.0) / 2.0;
+    for _ in 0..60 {
+        let c = b - g * (b - a);
+        let d = a + g * (b - a);
+        if mean_loss(points, scale, c) < mean_loss(points, scale, d) {
+            b = d;
+        } else {
+            a = c;
+        }
+    }
+    (a + b) / 2.0
+}
+
+/// Fits `weights` (the variant's current ones) to `samples`; `progress` hears of every
+/// hundredth iteration (iteration, training loss).
+pub fn fit(
+    samples: &[(AnyGame, Sample)],
+    weights: &Weights,
+    config: &Config,
+    progress: &dyn Fn(usize, f64),
+) -> Result<Fit, String> {
+    if samples.len() < 10 {
+        return Err(format!("{} positions: too few to fit", samples.len()));
+    }
+    let every = config.holdout_every.max(2);
+    let (mut train, mut validation) = (Vec::new(), Vec::new());
+    for (i, (g, s)) in samples.iter().enumerate() {
+        let p = Point::new(g, s, weights);
+        if i % every == every - 1 {
+            validation.push(p);
+        } else {
+            train.push(p);
+        }
+    }
+    let start = current(weights);
+    let k = fit_k(&train, &start);
+    for p in train.iter_mut().chain(validation.iter_mut()) {
+        p.target = config.lambda * p.result + (1.0 - config.lambda) * sigmoid(k * p.score);
+    }
+    let train_before = mean_loss(&train, &start, k);
+    let validation_before = mean_loss(&validation, &start, k);
+    // Adam.
+    let n = start.len();
+    let mut scale = start.clone();
+    let (mut m, mut v) = (vec![0.0; n], vec![0.0; n]);
+    let (b1, b2, eps) = (0.9f64, 0.999f64, 1e-8f64);
+    let mut grad = vec![0.0; n];
+    for it in 1..=config.iterations {
+        grad.iter_mut().for_each(|g| *g = 0.0);
+        for p in &train {
+            let e = p.eval(&scale);
+            // d(log loss)/d(eval) for the logistic curve.
+            let d = (sigmoid(k * e) - p.target) * k;
+            for &(t, mg, eg) in &p.terms {
+                grad[2 * t] += d * mg * p.mg;
+                grad[2 * t + 1] += d * eg * (1.0 - p.mg);
+            }
+        }
+        let norm = 1.0 / train.len() as f64;
+        for i in 0..n {
+            let g = grad[i] * norm;
+            m[i] = b1 * m[i] + (1.0 - b1) * g;
+            v[i] = b2 * v[i] + (1.0 - b2) * g * g;
+            let mh = m[i] / (1.0 - b1.powi(it as i32));
+            let vh = v[i] / (1.0 - b2.powi(it as i32));
+            scale[i] = (scale[i] - config.rate * mh / (vh.sqrt() + eps)).clamp(0.0, 4.0);
+        }
+        if it % 100 == 0 {
+            progress(it, mean_loss(&train, &scale, k));
+        }
+    }
+    let mut fitted = weights.clone();
+    for t in 0..weights.names().len() {
+        let w = |x: f64| (x * ONE as f64).round() as i32;
+        fitted.set(t, Score(w(scale[2 * t]), w(scale[2 * t + 1])));
+    }
+    // The loss of the weights as they will be written (rounded).
+    let written = current(&fitted);
+    Ok(Fit {
+        weights: fitted,
+        k,
+        train: train.len(),
+        validation: validation.len(),
+        train_before,
+        train_after: mean_loss(&train, &written, k),
+        validation_before,
+        validation_after: mean_loss(&validation, &written, k),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::weights_of;
+    use crate::rules::Variant;
+
+    /// Positions where one term decides the result: the fit raises that term's weight and
+    /// lowers the loss, and the model at the starting weights is the real evaluation.
+    #[test]
+    fn the_fit_follows_the_results_and_starts_from_the_real_evaluation() {
+        let w = weights_of(Variant::Chess)
+            .expect("chess has weights")
+            .clone();
+        // White a pawn up on the e-file, passed: White wins; the mirror: Black wins.
+        let wins = [
+            ("4k3/8/8/8/4P3/8/8/4K3 w - - 0 1", 1.0),
+            ("4k3/8/8/4P3/8/8/8/4K3 b - - 0 1", 1.0),
+            ("4k3/8/8/4p3/8/8/8/4K3 w - - 0 1", 0.0),
+            ("4k3/8/8/8/4p3/8/8/4K3 b - - 0 1", 0.0),
+            ("4k3/8/8/8/8/8/8/4K3 w - - 0 1", 0.5),
+        ];
+        let mut samples = Vec::new();
+        for i in 0..40 {
+            let (fen, r) = wins[i % wins.len()];
+            let g = AnyGame::from_fen(Variant::Chess, fen).unwrap();
+            samples.push((
+                g,
+                Sample {
+                    fen: fen.into(),
+                    score: 0,
+                    result: r,
+                },
+            ));
+        }
+        let p = Point::new(&samples[0].0, &samples[0].1, &w);
+        let real = with_game!(&samples[0].0, g => g.evaluate()) as f64;
+        assert!((p.eval(&current(&w)) - real).abs() < 1e-6);
+        let config = Config {
+            iterations: 300,
+            rate: 0.02,
+            ..Config::default()
+        };
+        let fit = fit(&samples, &w, &config, &|_, _| {}).unwrap();
+        assert!(fit.train_after < fit.train_before, "{fit:?}");
+        assert!(fit.validation_after < fit.validation_before, "{fit:?}");
+    }
+}
