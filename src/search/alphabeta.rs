@@ -12,12 +12,12 @@
 use super::ordering::{KILLER, pick, score_moves};
 use super::params::{
     CHECK_EXTENSION_MAX_PLY, FUTILITY_BASE, FUTILITY_MARGIN, FUTILITY_MAX_DEPTH,
-    HISTORY_BONUS_FACTOR, HISTORY_BONUS_MAX, LMP_BASE, LMP_FACTOR, LMP_MAX_DEPTH, LMP_NOT_IMPROVING, LMR_MIN_DEPTH,
+    HISTORY_BONUS_FACTOR, HISTORY_BONUS_MAX, LMP_BASE, LMP_FACTOR, LMP_MAX_DEPTH, LMR_MIN_DEPTH,
     NMP_BASE, NMP_DEPTH_DIVISOR, NMP_EVAL_DIVISOR, NMP_EVAL_MAX, NMP_MIN_DEPTH, RFP_MARGIN,
     RFP_MAX_DEPTH, reduction,
 };
 use super::tt::{Bound, Entry};
-use super::worker::{Frame, Worker};
+use super::worker::Worker;
 use super::{INFINITE, MATE, MATE_BOUND, MAX_PLY, end_score, score_from_tt, score_to_tt};
 use crate::eval::Evaluate;
 use crate::rules::{Move, MoveList};
@@ -31,8 +31,6 @@ struct Node {
     in_check: bool,
     /// The static evaluation (-INFINITE in check).
     eval: i32,
-    /// Whether the static evaluation is better than two plies before.
-    improving: bool,
     beta: i32,
 }
 
@@ -117,16 +115,12 @@ impl<G: Evaluate> Worker<'_, G> {
             Some(e) if e.eval != Entry::NO_EVAL => e.eval,
             _ => self.static_eval(),
         };
-        let improving = self.improving(ply, team, eval);
-        self.stack[ply].eval = if in_check { Frame::NO_EVAL } else { eval };
-        self.stack[ply].team = team;
         let node = Node {
             ply,
             depth,
             team,
             in_check,
             eval,
-            improving,
             beta,
         };
         if !PV
@@ -187,7 +181,7 @@ impl<G: Evaluate> Worker<'_, G> {
     fn prune_before_moves(&mut self, n: &Node) -> Option<i32> {
         let (depth, eval, beta) = (n.depth, n.eval, n.beta);
         // Reverse futility: far above beta at low depth.
-        if depth <= RFP_MAX_DEPTH && eval - RFP_MARGIN * (depth - n.improving as i32) >= beta {
+        if depth <= RFP_MAX_DEPTH && eval - RFP_MARGIN * depth >= beta {
             return Some(eval);
         }
         // Null move: let the other side move twice; if we are still above beta, cut.
@@ -233,10 +227,7 @@ impl<G: Evaluate> Worker<'_, G> {
             && !n.in_check
             && depth <= FUTILITY_MAX_DEPTH
             && n.eval + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha;
-        let mut late_limit = LMP_BASE + (depth * depth) as usize * LMP_FACTOR;
-        if !n.improving {
-            late_limit = late_limit * LMP_NOT_IMPROVING.0 / LMP_NOT_IMPROVING.1;
-        }
+        let late_limit = LMP_BASE + (depth * depth) as usize * LMP_FACTOR;
         for i in 0..moves.len() {
             pick(moves.as_mut_slice(), scores, i);
             let m = moves.as_slice()[i];
@@ -309,7 +300,7 @@ impl<G: Evaluate> Worker<'_, G> {
         }
         let mut r = 0;
         if quiet && !n.in_check && !gives_check && depth >= LMR_MIN_DEPTH {
-            r = reduction(depth, searched) - PV as i32 + !n.improving as i32;
+            r = reduction(depth, searched) - PV as i32;
             r = r.clamp(0, new_depth - 1);
         }
         let mut v = self.child::<false>(same, new_depth - r, alpha, alpha + 1, ply + 1);

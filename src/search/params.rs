@@ -57,9 +57,6 @@ pub const LMP_MAX_DEPTH: i32 = 4;
 pub const LMP_BASE: usize = 4;
 /// See [`LMP_BASE`].
 pub const LMP_FACTOR: usize = 2;
-/// When the position is not improving (its evaluation is below the one two plies before),
-/// this share of the late-move count is searched: Stockfish's `(3 + d^2) / (2 - improving)`.
-pub const LMP_NOT_IMPROVING: (usize, usize) = (2, 3);
 
 // Extensions and reductions.
 

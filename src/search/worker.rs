@@ -29,44 +29,6 @@ pub(super) struct RootMove {
     pub bound: Bound,
 }
 
-/// One ply of the line being searched.
-#[derive(Clone, Copy)]
-pub(super) struct Frame {
-    /// The static evaluation at this ply ([`Frame::NO_EVAL`] in check or not yet known) ...
-    pub eval: i32,
-    /// ... for this team.
-    pub team: usize,
-}
-
-impl Frame {
-    pub const NO_EVAL: i32 = i32::MIN;
-}
-
-impl Default for Frame {
-    fn default() -> Self {
-        Frame {
-            eval: Frame::NO_EVAL,
-            team: usize::MAX,
-        }
-    }
-}
-
-impl<G: Evaluate> Worker<'_, G> {
-    /// Whether the static evaluation `eval` of the team to move at `ply` is better than at
-    /// that team's previous turn two plies before (the "improving" flag of Stockfish's
-    /// pruning margins). Without an evaluation to compare with (in check then, or a
-    /// different team), the position counts as improving, which prunes less.
-    #[inline(always)]
-    pub fn improving(&self, ply: usize, team: usize, eval: i32) -> bool {
-        match ply.checked_sub(2).map(|p| self.stack[p]) {
-            Some(f) if f.team == team && f.eval != Frame::NO_EVAL && eval != -INFINITE => {
-                eval > f.eval
-            }
-            _ => true,
-        }
-    }
-}
-
 /// A search thread's own state.
 pub(super) struct Worker<'a, G: Evaluate> {
     pub id: usize,
@@ -85,8 +47,6 @@ pub(super) struct Worker<'a, G: Evaluate> {
     pub stopped: bool,
     pub killers: Vec<[Move; 2]>,
     pub history: History,
-    /// What each ply of the line being searched knows about itself.
-    pub stack: Vec<Frame>,
     /// One move list and one list of ordering scores per ply, reused.
     pub lists: Vec<MoveList>,
     pub scores: Vec<Vec<i32>>,
@@ -133,7 +93,6 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             stopped: false,
             killers: vec![[Move::NONE; 2]; MAX_PLY + 2],
             history: History::new(),
-            stack: vec![Frame::default(); MAX_PLY + 2],
             lists: (0..MAX_PLY + 2).map(|_| MoveList::new()).collect(),
             scores: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(256)).collect(),
             pv: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(32)).collect(),
