@@ -127,4 +127,18 @@ mod tests {
         assert!(Weights::parse(NAMES, "material 1\n").is_err());
         assert!(Weights::parse(NAMES, "material -1 5\n").is_err());
     }
+
+    /// Every built-in variant's weights file reads (it would panic at the first evaluation
+    /// otherwise) and names only the variant's terms.
+    #[test]
+    fn every_weights_file_reads() {
+        for v in crate::rules::Variant::ALL {
+            let w = crate::eval::weights_of(v).expect("a built-in variant has weights");
+            assert!(!w.names().is_empty(), "{}", v.name());
+            for t in 0..w.names().len() {
+                let s = w.get(t);
+                assert!(s.0 >= 0 && s.1 >= 0, "{} {}", v.name(), w.names()[t]);
+            }
+        }
+    }
 }

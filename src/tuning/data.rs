@@ -1,6 +1,7 @@
 //! The position file of `strata datagen` and `strata tune`: one position per line,
 //! `FEN | SCORE | RESULT`, where SCORE is the search's score in centipawns and RESULT the
-//! game's result (1.0 a win, 0.5 a draw, 0.0 a loss), both for White's team. Lines starting
+//! game's result (1.0 a win, 0.5 a draw, 0.0 a loss), both for White's team (the FEN may
+//! itself contain `|`: the last two fields are the numbers). Lines starting
 //! with `#` are comments (datagen writes the command that made the file there).
 
 use crate::rules::{AnyGame, Variant};
@@ -23,8 +24,9 @@ impl Sample {
 
     /// Reads one line (not a comment).
     pub fn parse(line: &str) -> Result<Sample, String> {
-        let parts: Vec<&str> = line.split('|').map(str::trim).collect();
-        let [fen, score, result] = parts[..] else {
+        // The 3D variants' FENs use '|' between levels: the last two fields are the numbers.
+        let parts: Vec<&str> = line.rsplitn(3, '|').map(str::trim).collect();
+        let [result, score, fen] = parts[..] else {
             return Err(format!("expected 'FEN | SCORE | RESULT', got '{line}'"));
         };
         let score = score
@@ -74,6 +76,12 @@ mod tests {
             result: 0.5,
         };
         assert_eq!(Sample::parse(&s.line()), Ok(s));
+        let level = Sample {
+            fen: "bp2/k2p|2N1/1P2 w 4 5".into(),
+            score: 12,
+            result: 1.0,
+        };
+        assert_eq!(Sample::parse(&level.line()), Ok(level));
         assert!(Sample::parse("a | b").is_err());
         assert!(Sample::parse("fen | 12 | 0.7").is_err());
         assert!(Sample::parse("fen | x | 1.0").is_err());
