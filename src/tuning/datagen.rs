@@ -55,6 +55,9 @@ pub struct Summary {
     pub losses: usize,
 }
 
+/// A played game: its samples and its result for White's team.
+type Played = (Vec<Sample>, f64);
+
 /// Plays `config.games` games and writes their samples to `out` in game order; `progress`
 /// hears of each finished game.
 pub fn run(
@@ -66,7 +69,7 @@ pub fn run(
         return Err("games, threads and nodes must be at least 1".into());
     }
     let next = AtomicUsize::new(0);
-    let finished: Mutex<Vec<Option<(Vec<Sample>, f64)>>> = Mutex::new(vec![None; config.games]);
+    let finished: Mutex<Vec<Option<Played>>> = Mutex::new(vec![None; config.games]);
     let summary = Mutex::new(Summary::default());
     let written = Mutex::new((0usize, Ok::<(), String>(())));
     let out = Mutex::new(out);
@@ -86,8 +89,8 @@ pub fn run(
                         sum.games += 1;
                         sum.positions += game.0.len();
                         match game.1 {
-                            r if r == 1.0 => sum.wins += 1,
-                            r if r == 0.0 => sum.losses += 1,
+                            1.0 => sum.wins += 1,
+                            0.0 => sum.losses += 1,
                             _ => sum.draws += 1,
                         }
                         progress(i, &sum);
@@ -144,12 +147,7 @@ fn opening(config: &Config, index: usize) -> AnyGame {
 }
 
 /// Plays game `index`: its samples and its result for White's team.
-pub fn play(
-    config: &Config,
-    index: usize,
-    shared: &Shared,
-    pool: &rayon::ThreadPool,
-) -> (Vec<Sample>, f64) {
+pub fn play(config: &Config, index: usize, shared: &Shared, pool: &rayon::ThreadPool) -> Played {
     let mut game = opening(config, index);
     shared.tt.clear();
     let limits = Limits {
