@@ -184,6 +184,14 @@ fn run_tune(args: TuneArgs) -> Result<(), String> {
             f.train_before, f.train_after, f.validation_before, f.validation_after
         ),
     ];
+    let mut header = header;
+    for path in &args.data {
+        // The command that made the data (datagen writes it as the file's first line).
+        let text = std::fs::read_to_string(path).unwrap_or_default();
+        if let Some(made) = text.lines().next().and_then(|l| l.strip_prefix("# ")) {
+            header.push(format!("Data: {made}"));
+        }
+    }
     let text = f.weights.text(&header);
     print!("{text}");
     say(&format!("({:.1} s)", start.elapsed().as_secs_f64()));
