@@ -16,6 +16,9 @@ use crate::eval::{Evaluate, Score, Trace};
 use crate::rules::{AnyGame, Game};
 use crate::with_game;
 
+/// The largest weight a fit gives (as a factor; the weights files accept up to 8).
+const MAX_WEIGHT: f64 = 8.0;
+
 /// How to fit.
 #[derive(Clone, Debug)]
 pub struct Config {
@@ -225,7 +228,7 @@ pub fn fit(
             v[i] = b2 * v[i] + (1.0 - b2) * g * g;
             let mh = m[i] / (1.0 - b1.powi(it as i32));
             let vh = v[i] / (1.0 - b2.powi(it as i32));
-            scale[i] = (scale[i] - config.rate * mh / (vh.sqrt() + eps)).clamp(0.0, 4.0);
+            scale[i] = (scale[i] - config.rate * mh / (vh.sqrt() + eps)).clamp(0.0, MAX_WEIGHT);
         }
         if it % 100 == 0 {
             progress(it, mean_loss(&train, &scale, k));
@@ -287,9 +290,11 @@ mod tests {
         let p = Point::new(&samples[0].0, &samples[0].1, &w);
         let real = with_game!(&samples[0].0, g => g.evaluate()) as f64;
         assert!((p.eval(&current(&w)) - real).abs() < 1e-6);
+        // Every third position held out: all five kinds in both sets.
         let config = Config {
             iterations: 300,
             rate: 0.02,
+            holdout_every: 3,
             ..Config::default()
         };
         let fit = fit(&samples, &w, &config, &|_, _| {}).unwrap();
