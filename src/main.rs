@@ -102,8 +102,7 @@ struct TuneArgs {
 
 fn run_datagen(args: DatagenArgs) -> Result<(), String> {
     use strata::tuning::datagen::{Config, run};
-    let variant =
-        Variant::from_name(&args.variant).ok_or(format!("unknown variant '{}'", args.variant))?;
+    let variant = variant_named(&args.variant)?;
     let config = Config {
         variant,
         games: args.games,
@@ -145,18 +144,17 @@ fn run_datagen(args: DatagenArgs) -> Result<(), String> {
 
 fn run_tune(args: TuneArgs) -> Result<(), String> {
     use strata::tuning::texel::{Config, fit};
-    let variant =
-        Variant::from_name(&args.variant).ok_or(format!("unknown variant '{}'", args.variant))?;
+    let variant = variant_named(&args.variant)?;
     let weights = strata::eval::weights_of(variant).ok_or(format!(
         "{} has no fitted weights (a variant from a file)",
         args.variant
     ))?;
     let mut samples = Vec::new();
+    let mut made_by = Vec::new();
     for path in &args.data {
-        samples.extend(strata::tuning::data::read(
-            &path.to_string_lossy(),
-            variant,
-        )?);
+        let file = strata::tuning::data::read(&path.to_string_lossy(), variant)?;
+        made_by.extend(file.made_by);
+        samples.extend(file.samples);
     }
     let config = Config {
         iterations: args.iterations,
@@ -169,7 +167,7 @@ fn run_tune(args: TuneArgs) -> Result<(), String> {
         eprintln!("iteration {it}: training loss {loss:.6}");
     })?;
     let command: Vec<String> = std::env::args().collect();
-    let header = vec![
+    let mut header = vec![
         format!(
             "Evaluation weights of {}: each term's middlegame and endgame weight (1024 = as computed).",
             variant.name()
@@ -184,14 +182,7 @@ fn run_tune(args: TuneArgs) -> Result<(), String> {
             f.train_before, f.train_after, f.validation_before, f.validation_after
         ),
     ];
-    let mut header = header;
-    for path in &args.data {
-        // The command that made the data (datagen writes it as the file's first line).
-        let text = std::fs::read_to_string(path).unwrap_or_default();
-        if let Some(made) = text.lines().next().and_then(|l| l.strip_prefix("# ")) {
-            header.push(format!("Data: {made}"));
-        }
-    }
+    header.extend(made_by.iter().map(|m| format!("Data: {m}")));
     let text = f.weights.text(&header);
     print!("{text}");
     say(&format!("({:.1} s)", start.elapsed().as_secs_f64()));
@@ -245,9 +236,7 @@ fn run_bench(args: BenchArgs) -> Result<(), String> {
     let variants = if args.variant == "all" {
         Variant::available()
     } else {
-        let v = Variant::from_name(&args.variant)
-            .ok_or(format!("unknown variant '{}'", args.variant))?;
-        vec![v]
+        vec![variant_named(&args.variant)?]
     };
     if args.threads == 0 || args.hash == 0 {
         return Err("--threads and --hash must be at least 1".into());
@@ -297,6 +286,11 @@ struct PerftArgs {
     depth: Option<u32>,
 }
 
+/// The variant called `name`, or the error every subcommand gives.
+fn variant_named(name: &str) -> Result<Variant, String> {
+    Variant::from_name(name).ok_or(format!("unknown variant '{name}'"))
+}
+
 /// Prints a line; a closed stdout (`| head`) ends the output quietly instead of panicking.
 fn say(text: &str) {
     use std::io::Write;
@@ -312,8 +306,7 @@ fn run_perft(mut args: PerftArgs) -> Result<(), String> {
         args.moves.pop();
     }
     let depth = args.depth.ok_or("perft: the depth is missing")?;
-    let variant =
-        Variant::from_name(&args.variant).ok_or(format!("unknown variant '{}'", args.variant))?;
+    let variant = variant_named(&args.variant)?;
     let mut game = match &args.fen {
         Some(fen) => AnyGame::from_fen(variant, fen)?,
         None => AnyGame::startpos(variant),

@@ -226,7 +226,7 @@ fn pawn_attacks(pawns: Bb, colour: Colour) -> Bb {
 impl ChessPosition {
     /// One side's evaluation terms (for White's point of view when `us` is White).
     fn side_terms<T: Trace>(&self, us: Colour, trace: &mut T, phase_sum: &mut i32) -> Score {
-        let w = &WEIGHTS[self.is_pole() as usize];
+        let w = weights(self.is_pole());
         let p = self.piece_terms(us, phase_sum);
         let (passed, weak) = self.pawn_structure(us);
         let (pair, rooks) = self.piece_bonuses(us);

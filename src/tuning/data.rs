@@ -48,8 +48,13 @@ impl Sample {
 
 /// Reads a position file of `variant`: every sample, each position checked by the variant's
 /// FEN reader. Errors name the line.
-pub fn read(path: &str, variant: Variant) -> Result<Vec<(AnyGame, Sample)>, String> {
+pub fn read(path: &str, variant: Variant) -> Result<DataFile, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+    let made_by = text
+        .lines()
+        .next()
+        .and_then(|l| l.strip_prefix("# "))
+        .map(str::to_string);
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.trim();
@@ -61,7 +66,18 @@ pub fn read(path: &str, variant: Variant) -> Result<Vec<(AnyGame, Sample)>, Stri
             .map_err(|e| format!("{path}:{}: {e}", i + 1))?;
         out.push((game, sample));
     }
-    Ok(out)
+    Ok(DataFile {
+        made_by,
+        samples: out,
+    })
+}
+
+/// A position file as read.
+pub struct DataFile {
+    /// The command that made it (datagen writes it as the first line, a comment).
+    pub made_by: Option<String>,
+    /// Every position with its sample.
+    pub samples: Vec<(AnyGame, Sample)>,
 }
 
 #[cfg(test)]

@@ -58,6 +58,17 @@ pub struct Summary {
 /// A played game: its samples and its result for White's team.
 type Played = (Vec<Sample>, f64);
 
+/// The finished games, written to the output in game order.
+struct InOrder<'a> {
+    out: &'a mut (dyn Write + Send),
+    /// The next game to write ...
+    next: usize,
+    /// ... and the samples of games finished before their turn.
+    waiting: Vec<Option<Vec<Sample>>>,
+    error: Option<String>,
+    summary: Summary,
+}
+
 /// Plays `config.games` games and writes their samples to `out` in game order; `progress`
 /// hears of each finished game.
 pub fn run(
@@ -69,10 +80,13 @@ pub fn run(
         return Err("games, threads and nodes must be at least 1".into());
     }
     let next = AtomicUsize::new(0);
-    let finished: Mutex<Vec<Option<Played>>> = Mutex::new(vec![None; config.games]);
-    let summary = Mutex::new(Summary::default());
-    let written = Mutex::new((0usize, Ok::<(), String>(())));
-    let out = Mutex::new(out);
+    let done = Mutex::new(InOrder {
+        out,
+        next: 0,
+        waiting: vec![None; config.games],
+        error: None,
+        summary: Summary::default(),
+    });
     std::thread::scope(|s| {
         for _ in 0..config.threads.min(config.games) {
             s.spawn(|| {
@@ -83,41 +97,42 @@ pub fn run(
                     if i >= config.games {
                         break;
                     }
-                    let game = play(config, i, &shared, &pool);
-                    {
-                        let mut sum = summary.lock().unwrap();
-                        sum.games += 1;
-                        sum.positions += game.0.len();
-                        match game.1 {
-                            1.0 => sum.wins += 1,
-                            0.0 => sum.losses += 1,
-                            _ => sum.draws += 1,
-                        }
-                        progress(i, &sum);
+                    let (samples, result) = play(config, i, &shared, &pool);
+                    let mut d = done.lock().unwrap();
+                    let sum = &mut d.summary;
+                    sum.games += 1;
+                    sum.positions += samples.len();
+                    match result {
+                        1.0 => sum.wins += 1,
+                        0.0 => sum.losses += 1,
+                        _ => sum.draws += 1,
                     }
-                    finished.lock().unwrap()[i] = Some(game);
-                    // Write every game that is next in order.
-                    let mut w = written.lock().unwrap();
-                    let mut f = finished.lock().unwrap();
-                    while w.0 < config.games
-                        && let Some((samples, _)) = f[w.0].take()
-                    {
-                        let mut o = out.lock().unwrap();
-                        for sample in samples {
-                            if let Err(e) = writeln!(o, "{}", sample.line())
-                                && w.1.is_ok()
-                            {
-                                w.1 = Err(e.to_string());
-                            }
-                        }
-                        w.0 += 1;
-                    }
+                    progress(i, sum);
+                    d.waiting[i] = Some(samples);
+                    d.write_ready();
                 }
             });
         }
     });
-    written.into_inner().unwrap().1?;
-    Ok(summary.into_inner().unwrap())
+    let d = done.into_inner().unwrap();
+    match d.error {
+        Some(e) => Err(e),
+        None => Ok(d.summary),
+    }
+}
+
+impl InOrder<'_> {
+    /// Writes every game whose turn has come.
+    fn write_ready(&mut self) {
+        while let Some(samples) = self.waiting.get_mut(self.next).and_then(Option::take) {
+            for sample in samples {
+                if let Err(e) = writeln!(self.out, "{}", sample.line()) {
+                    self.error.get_or_insert(e.to_string());
+                }
+            }
+            self.next += 1;
+        }
+    }
 }
 
 /// The random generator of game `index`.

@@ -102,7 +102,9 @@ fn log_loss(p: f64, t: f64) -> f64 {
 }
 
 impl Point {
-    fn new(game: &AnyGame, sample: &Sample, w: &Weights) -> Point {
+    /// The point of `sample`, whose evaluation is taken with the weights `scale` (two per
+    /// term, as [`current`] gives them).
+    fn new(game: &AnyGame, sample: &Sample, scale: &[f64]) -> Point {
         let mut raw = Raw::default();
         let (eval, team) = with_game!(game, g => (g.evaluate_with(&mut raw), g.team_to_move()));
         let white = if team == 0 { eval } else { -eval } as f64;
@@ -126,8 +128,7 @@ impl Point {
             score: sample.score as f64,
             result: sample.result,
         };
-        let scale = current(w);
-        p.rest = white - p.eval(&scale);
+        p.rest = white - p.eval(scale);
         p
     }
 
@@ -188,16 +189,16 @@ pub fn fit(
         return Err(format!("{} positions: too few to fit", samples.len()));
     }
     let every = config.holdout_every.max(2);
+    let start = current(weights);
     let (mut train, mut validation) = (Vec::new(), Vec::new());
     for (i, (g, s)) in samples.iter().enumerate() {
-        let p = Point::new(g, s, weights);
+        let p = Point::new(g, s, &start);
         if i % every == every - 1 {
             validation.push(p);
         } else {
             train.push(p);
         }
     }
-    let start = current(weights);
     let k = fit_k(&train, &start);
     for p in train.iter_mut().chain(validation.iter_mut()) {
         p.target = config.lambda * p.result + (1.0 - config.lambda) * sigmoid(k * p.score);
@@ -287,7 +288,7 @@ mod tests {
                 },
             ));
         }
-        let p = Point::new(&samples[0].0, &samples[0].1, &w);
+        let p = Point::new(&samples[0].0, &samples[0].1, &current(&w));
         let real = with_game!(&samples[0].0, g => g.evaluate()) as f64;
         assert!((p.eval(&current(&w)) - real).abs() < 1e-6);
         // Every third position held out: all five kinds in both sets.
