@@ -382,6 +382,12 @@ async fn chess_by_drag_by_typing_and_castling() {
     b.type_into("#typed-move-input", "e4e6").await;
     message_says(&b, "e4e6").await;
     assert_eq!(b.moves().await.len(), 2, "a refused move changes nothing");
+    // An enemy piece clicked with nothing selected: whose piece it is (not "nothing can be
+    // dropped", which the rules answer for a move from a cell to itself).
+    // (After one Black move its King is still on e8.)
+    b.click_cell("e8").await;
+    message_says(&b, "the king on e8 is Black's, and White is to move").await;
+    assert_eq!(b.moves().await.len(), 2);
     // Castling by clicking the King and its target.
     let castling = format!(
         "variant=chess&side=white&{NODES}&fen={}",

@@ -379,7 +379,17 @@ function press(cell, since) {
     select({ from: cell }, since);
     return true;
   }
-  if (pieceAt(cell)) explain(cell, cell);
+  const p = pieceAt(cell);
+  if (p) {
+    // Not a question for the rules (to them a move from a cell to itself is a drop): whose
+    // piece it is, in the words the server uses for the same refusal.
+    const kind = app.variant.pieces[p[2]].name.toLowerCase();
+    const where = app.variant.cells[cell].name;
+    board.flash(cell);
+    showMessage(
+      `Not allowed: the ${kind} on ${where} is ${COLOURS[p[1]].name}'s, and ${COLOURS[app.state.to_move].name} is to move.`,
+    );
+  }
   return false;
 }
 
