@@ -95,6 +95,9 @@ struct TuneArgs {
     /// Target = LAMBDA * result + (1 - LAMBDA) * sigmoid(search score).
     #[arg(long, default_value_t = 1.0)]
     lambda: f64,
+    /// Terms held at their current weights (by name, e.g. --keep material).
+    #[arg(long, num_args = 1..)]
+    keep: Vec<String>,
     /// Write the fitted weights here (e.g. src/eval/weights/chess.txt).
     #[arg(long)]
     out: Option<PathBuf>,
@@ -160,6 +163,7 @@ fn run_tune(args: TuneArgs) -> Result<(), String> {
         iterations: args.iterations,
         rate: args.rate,
         lambda: args.lambda,
+        keep: args.keep.clone(),
         ..Config::default()
     };
     let start = Instant::now();

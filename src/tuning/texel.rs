@@ -31,6 +31,9 @@ pub struct Config {
     pub lambda: f64,
     /// Every this many positions one is held out for validation.
     pub holdout_every: usize,
+    /// Terms (by name) held at their current weights, e.g. material as the anchor of the
+    /// scale while the rest moves.
+    pub keep: Vec<String>,
 }
 
 impl Default for Config {
@@ -40,6 +43,7 @@ impl Default for Config {
             rate: 0.005,
             lambda: 1.0,
             holdout_every: 10,
+            keep: Vec::new(),
         }
     }
 }
@@ -190,6 +194,16 @@ pub fn fit(
     }
     let every = config.holdout_every.max(2);
     let start = current(weights);
+    let mut free = vec![true; start.len()];
+    for name in &config.keep {
+        let t = weights
+            .names()
+            .iter()
+            .position(|n| n == name)
+            .ok_or_else(|| format!("no term '{name}' (terms: {})", weights.names().join(", ")))?;
+        free[2 * t] = false;
+        free[2 * t + 1] = false;
+    }
     let (mut train, mut validation) = (Vec::new(), Vec::new());
     for (i, (g, s)) in samples.iter().enumerate() {
         let p = Point::new(g, s, &start);
@@ -223,7 +237,7 @@ pub fn fit(
             }
         }
         let norm = 1.0 / train.len() as f64;
-        for i in 0..n {
+        for i in (0..n).filter(|&i| free[i]) {
             let g = grad[i] * norm;
             m[i] = b1 * m[i] + (1.0 - b1) * g;
             v[i] = b2 * v[i] + (1.0 - b2) * g * g;
@@ -298,8 +312,24 @@ mod tests {
             holdout_every: 3,
             ..Config::default()
         };
-        let fit = fit(&samples, &w, &config, &|_, _| {}).unwrap();
-        assert!(fit.train_after < fit.train_before, "{fit:?}");
-        assert!(fit.validation_after < fit.validation_before, "{fit:?}");
+        let free = fit(&samples, &w, &config, &|_, _| {}).unwrap();
+        assert!(free.train_after < free.train_before, "{free:?}");
+        assert!(free.validation_after < free.validation_before, "{free:?}");
+        // With material kept, material stays where it was and the other terms still move.
+        let material = w.names().iter().position(|n| *n == "material").unwrap();
+        let kept = Config {
+            keep: vec!["material".into()],
+            ..config.clone()
+        };
+        let held = fit(&samples, &w, &kept, &|_, _| {}).unwrap();
+        assert_ne!(free.weights.get(material), w.get(material));
+        assert_eq!(held.weights.get(material), w.get(material));
+        assert_ne!(held.weights, w);
+        let unknown = Config {
+            keep: vec!["no such term".into()],
+            ..config
+        };
+        let err = fit(&samples, &w, &unknown, &|_, _| {}).unwrap_err();
+        assert!(err.contains("no term 'no such term'"), "{err}");
     }
 }
