@@ -32,10 +32,49 @@ const KAMIKAZE_DIVISOR: i32 = 2;
 /// The side to move's bonus.
 const TEMPO: i32 = 20;
 /// The evaluation's terms: the shared ones, then this variant's.
-const TERMS: &[&str] = standard_terms!("bombs", "king in a blast", "missiles on king");
+const TERMS: &[&str] = standard_terms!(
+    "bombs",
+    "king in a blast",
+    "missiles on king",
+    "pawn material",
+    "knight material",
+    "bishop material",
+    "rook material",
+    "cuber material",
+    "queen material",
+    "fortress material",
+    "missile bishop material",
+    "satellite material",
+    "bomb material",
+    "kamikaze material",
+    "knight mobility",
+    "bishop mobility",
+    "rook mobility",
+    "cuber mobility",
+    "queen mobility",
+    "fortress mobility",
+    "missile bishop mobility",
+    "satellite mobility",
+    "bomb mobility",
+    "kamikaze mobility"
+);
 const BOMBS_TERM: usize = FIRST_OWN_TERM;
 const BLAST_TERM: usize = FIRST_OWN_TERM + 1;
 const MISSILES_TERM: usize = FIRST_OWN_TERM + 2;
+/// The kinds with their own material and mobility terms.
+const KIND_TERMS: &[(u8, &str)] = &[
+    (kind::PAWN, "pawn"),
+    (kind::KNIGHT, "knight"),
+    (kind::BISHOP, "bishop"),
+    (kind::ROOK, "rook"),
+    (kind::CUBER, "cuber"),
+    (kind::QUEEN, "queen"),
+    (kind::FORTRESS, "fortress"),
+    (kind::MISSILE_BISHOP, "missile bishop"),
+    (kind::SATELLITE, "satellite"),
+    (kind::BOMB, "bomb"),
+    (kind::KAMIKAZE, "kamikaze"),
+];
 
 /// The directions a missile piece shoots along.
 fn missile_dirs(k: u8) -> Option<std::ops::Range<usize>> {
@@ -105,6 +144,7 @@ static PROFILE: LazyLock<Profile> = LazyLock::new(|| {
     );
     p.value[kind::KAMIKAZE as usize] /= KAMIKAZE_DIVISOR;
     p.with_start(PentaplanePosition::startpos().board())
+        .with_kind_terms(KIND_TERMS)
 });
 
 /// This variant's evaluation weights.

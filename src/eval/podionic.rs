@@ -15,8 +15,26 @@ use crate::rules::podionic::tables::{CELLS, NO_CELL, TABLES, kind};
 
 /// The side to move's bonus.
 const TEMPO: i32 = 15;
-/// The evaluation's terms: the shared ones.
-const TERMS: &[&str] = standard_terms!();
+/// The evaluation's terms: the shared ones, with material and mobility per kind.
+const TERMS: &[&str] = standard_terms!(
+    "pawn material",
+    "knight material",
+    "bishop material",
+    "rook material",
+    "queen material",
+    "knight mobility",
+    "bishop mobility",
+    "rook mobility",
+    "queen mobility"
+);
+/// The kinds with their own material (and mobility) terms.
+const KIND_TERMS: &[(u8, &str)] = &[
+    (kind::PAWN, "pawn"),
+    (kind::KNIGHT, "knight"),
+    (kind::BISHOP, "bishop"),
+    (kind::ROOK, "rook"),
+    (kind::QUEEN, "queen"),
+];
 
 /// Progress of a pawn along its lane: steps taken over the lane's length, per cell.
 fn lane_progress(colour: usize) -> Vec<f64> {
@@ -72,6 +90,7 @@ static PROFILE: LazyLock<Profile> = LazyLock::new(|| {
         weights::builtin("podionic", TERMS),
     )
     .with_start(PodionicPosition::startpos().board())
+    .with_kind_terms(KIND_TERMS)
 });
 
 /// This variant's evaluation weights.
@@ -112,6 +131,7 @@ impl Evaluate for PodionicPosition {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::eval::Score;
 
     #[test]
     fn start_is_balanced_values_ordered_progress_along_lanes() {
@@ -124,5 +144,53 @@ mod tests {
         // White walks lane 1 from Da1 to Aa7: Dd1 is early, Bf7 late.
         assert!(PROFILE.progress[0][cell("Dd1")] < PROFILE.progress[0][cell("Bf7")]);
         assert!(PROFILE.progress[1][cell("Bf7")] < PROFILE.progress[1][cell("Dd1")]);
+    }
+
+    /// Records the unweighted terms, as the tuner does.
+    #[derive(Default)]
+    struct Raw(Vec<(usize, usize, Score)>);
+
+    impl Trace for Raw {
+        fn term(&mut self, _: &'static str, _: Score, _: Score) {}
+        fn phase(&mut self, _: i32) {}
+        fn raw(&mut self, term: usize, team: usize, value: Score) {
+            self.0.push((term, team, value));
+        }
+    }
+
+    #[test]
+    fn each_kind_has_its_own_material_and_mobility_term() {
+        use crate::rules::piece::Colour;
+        // A few plies in, so that the pieces' mobility is not all at its typical value.
+        let mut p = PodionicPosition::startpos();
+        for _ in 0..4 {
+            let mut list = crate::rules::MoveList::new();
+            p.generate(&mut list);
+            let m = list.as_slice()[list.len() / 2];
+            p.make(m);
+        }
+        let mut raw = Raw::default();
+        p.evaluate_with(&mut raw);
+        let sum = |name: &str, team: usize| -> Score {
+            let t = TERMS.iter().position(|n| *n == name).unwrap();
+            raw.0
+                .iter()
+                .filter(|r| r.0 == t && r.1 == team)
+                .fold(Score::default(), |a, r| a + r.2)
+        };
+        for &(k, name) in KIND_TERMS {
+            let count = p.board().pieces(k, Colour::WHITE).len() as i32;
+            assert!(count > 0, "{name}");
+            let v = PROFILE.value[k as usize] * count;
+            assert_eq!(sum(&format!("{name} material"), 0), Score(v, v), "{name}");
+        }
+        // Every kind has its own material and mobility term, so the shared ones count nothing.
+        assert_eq!(sum("material", 0), Score::default());
+        assert_eq!(sum("mobility", 0), Score::default());
+        let mobility: Vec<Score> = ["knight", "bishop", "rook", "queen"]
+            .iter()
+            .map(|k| sum(&format!("{k} mobility"), 0))
+            .collect();
+        assert!(mobility.iter().any(|s| *s != Score::default()), "{mobility:?}");
     }
 }

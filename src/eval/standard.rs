@@ -6,6 +6,11 @@
 //! mobility (cells attacked that are not its own, against the piece's typical number), and
 //! King safety (own pieces around its King; enemy pieces bearing on the enemy King's zone).
 //! Each variant adds its own terms (reserves, bombs, missiles, team material) on top.
+//!
+//! Material and mobility are one term each unless the variant names a term per kind
+//! ([`Profile::with_kind_terms`]: `"knight material"`, `"knight mobility"`, ...), so that the
+//! tuner can fit each kind's value and mobility on its own; kinds without their own term stay
+//! under the shared `"material"` and `"mobility"` weights.
 
 use super::geometry::{centrality, value_from_mobility};
 use super::weights::Weights;
@@ -99,6 +104,10 @@ pub struct Profile {
     pub pawn: Option<Kind>,
     /// The King kind.
     pub king: Kind,
+    /// The weights term of each kind's material ([`MATERIAL_TERM`] unless it has its own).
+    material_term: [usize; MAX_KINDS],
+    /// The weights term of each kind's mobility ([`MOBILITY_TERM`] unless it has its own).
+    mobility_term: [usize; MAX_KINDS],
 }
 
 /// Default centrality weights: leapers need the centre most; the King hides in the middlegame
@@ -160,7 +169,25 @@ impl Profile {
             phase_total: 1,
             pawn,
             king,
+            material_term: [MATERIAL_TERM; MAX_KINDS],
+            mobility_term: [MOBILITY_TERM; MAX_KINDS],
         }
+    }
+
+    /// Gives each kind of `kinds` (kind, name) its own material term `"NAME material"` and,
+    /// if the term list has it, its own mobility term `"NAME mobility"`. Panics if a
+    /// material term is missing from the variant's term list (a programming error).
+    pub fn with_kind_terms(mut self, kinds: &[(Kind, &str)]) -> Self {
+        let names = self.weights.names();
+        let find = |n: String| names.iter().position(|x| *x == n);
+        for &(k, name) in kinds {
+            self.material_term[k as usize] = find(format!("{name} material"))
+                .unwrap_or_else(|| panic!("no term '{name} material'"));
+            if let Some(t) = find(format!("{name} mobility")) {
+                self.mobility_term[k as usize] = t;
+            }
+        }
+        self
     }
 
     /// Sets the total phase weight from a start position's board.
@@ -271,9 +298,9 @@ pub fn side_terms<const W: usize, T: Trace>(
     phase: &mut i32,
 ) -> Score {
     let own = board.colour(us);
-    let mut material = Score::default();
+    let mut material = [Score::default(); MAX_KINDS];
     let mut placement = Score::default();
-    let mut mobility = Score::default();
+    let mut mobility = [Score::default(); MAX_KINDS];
     let mut pawns = Score::default();
     let mut attack_units = 0;
     let mut attackers = 0;
@@ -287,7 +314,7 @@ pub fn side_terms<const W: usize, T: Trace>(
         if k == p.king {
             continue;
         }
-        material += Score(p.value[ku], p.value[ku]);
+        material[ku] += Score(p.value[ku], p.value[ku]);
         if Some(k) == p.pawn {
             let pr = p.progress[us.idx()][cell];
             pawns += Score(
@@ -298,7 +325,7 @@ pub fn side_terms<const W: usize, T: Trace>(
         }
         let att = attacks(cell);
         let mob = att.and_not(own).len() as f64 - p.typical_mobility[ku] * MOBILITY_NEUTRAL;
-        mobility += Score((MOBILITY * mob) as i32, (MOBILITY * mob) as i32);
+        mobility[ku] += Score((MOBILITY * mob) as i32, (MOBILITY * mob) as i32);
         let near = (att & enemy_king_zone).len() as i32;
         if near > 0 {
             attackers += 1;
@@ -315,10 +342,32 @@ pub fn side_terms<const W: usize, T: Trace>(
         );
     }
     let w = &p.weights;
-    record(trace, w, MATERIAL_TERM, us, material)
+    by_kind(trace, w, MATERIAL_TERM, &p.material_term, us, &material)
         + record(trace, w, CENTRALITY_TERM, us, placement)
         + record(trace, w, PAWN_TERM, us, pawns)
-        + record(trace, w, MOBILITY_TERM, us, mobility)
+        + by_kind(trace, w, MOBILITY_TERM, &p.mobility_term, us, &mobility)
         + record(trace, w, SHELTER_TERM, us, shelter)
         + record(trace, w, KING_ATTACK_TERM, us, attack)
+}
+
+/// Records a per-kind score: the kinds under `shared` together, each other kind under its
+/// own term (`term_of[kind]`); returns the weighted sum.
+fn by_kind<T: Trace>(
+    trace: &mut T,
+    weights: &Weights,
+    shared: usize,
+    term_of: &[usize; MAX_KINDS],
+    us: Colour,
+    by_kind: &[Score; MAX_KINDS],
+) -> Score {
+    let mut together = Score::default();
+    let mut total = Score::default();
+    for (k, &s) in by_kind.iter().enumerate() {
+        if term_of[k] == shared {
+            together += s;
+        } else if s != Score::default() {
+            total += record(trace, weights, term_of[k], us, s);
+        }
+    }
+    total + record(trace, weights, shared, us, together)
 }
