@@ -103,6 +103,21 @@ struct TuneArgs {
     out: Option<PathBuf>,
 }
 
+/// This program's command line as a shell would take it back (a word with a space or a
+/// quote in single quotes), for the files it writes.
+fn command_line() -> String {
+    std::env::args()
+        .map(|a| {
+            if a.is_empty() || a.contains(|c: char| c.is_whitespace() || "'\"$\\".contains(c)) {
+                format!("'{}'", a.replace('\'', "'\\''"))
+            } else {
+                a
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 fn run_datagen(args: DatagenArgs) -> Result<(), String> {
     use strata::tuning::datagen::{Config, run};
     let variant = variant_named(&args.variant)?;
@@ -119,8 +134,7 @@ fn run_datagen(args: DatagenArgs) -> Result<(), String> {
     let file = std::fs::File::create(&args.out).map_err(|e| format!("{path}: {e}"))?;
     let mut out = std::io::BufWriter::new(file);
     use std::io::Write;
-    let command: Vec<String> = std::env::args().collect();
-    writeln!(out, "# {}", command.join(" ")).map_err(|e| format!("{path}: {e}"))?;
+    writeln!(out, "# {}", command_line()).map_err(|e| format!("{path}: {e}"))?;
     let start = Instant::now();
     let summary = run(&config, &mut out, &|_, s| {
         if s.games % 10 == 0 || s.games == config.games {
@@ -170,13 +184,12 @@ fn run_tune(args: TuneArgs) -> Result<(), String> {
     let f = fit(&samples, weights, &config, &|it, loss| {
         eprintln!("iteration {it}: training loss {loss:.6}");
     })?;
-    let command: Vec<String> = std::env::args().collect();
     let mut header = vec![
         format!(
             "Evaluation weights of {}: each term's middlegame and endgame weight (1024 = as computed).",
             variant.name()
         ),
-        format!("Made by: {}", command.join(" ")),
+        format!("Made by: {}", command_line()),
         format!(
             "{} training and {} validation positions, k = {:.6}, {} iterations of Adam (rate {}, lambda {})",
             f.train, f.validation, f.k, config.iterations, config.rate, config.lambda
