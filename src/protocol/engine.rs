@@ -205,7 +205,7 @@ impl Engine {
             Command::IsReady => self.out.line("readyok"),
             Command::UciNewGame => {
                 self.finish_job();
-                self.shared.tt.clear();
+                self.shared.new_game();
                 self.strength.new_game();
             }
             Command::SetOption { name, value } => {
@@ -288,7 +288,7 @@ impl Engine {
                 )),
             },
             ("Hash", OptionValue::Int(n)) => self.resize_hash(n as usize),
-            ("Clear Hash", _) => self.shared.tt.clear(),
+            ("Clear Hash", _) => self.shared.new_game(),
             ("MultiPV", OptionValue::Int(n)) => self.settings.multipv = n as usize,
             ("Move Overhead", OptionValue::Int(n)) => self.settings.move_overhead = n as u64,
             ("Ponder", _) => {}

@@ -72,7 +72,7 @@ pub fn run(
                 break;
             }
             let game = AnyGame::from_fen(variant, fen).expect("bench positions are valid");
-            shared.tt.clear();
+            shared.new_game();
             let t = Instant::now();
             let outcome =
                 with_game!(&game, g => search(g, &limits, &settings, &shared, &Silent, &pool));

@@ -22,12 +22,13 @@ pub mod time;
 pub mod tt;
 mod worker;
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering::Relaxed, Ordering::Release};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::eval::Evaluate;
 use crate::rules::{Game, GameEnd, Move, MoveList};
+use ordering::History;
 use skill::{Candidate, Skill};
 use tt::{Bound, TranspositionTable};
 use worker::Worker;
@@ -225,6 +226,10 @@ pub struct Shared {
     nodes: AtomicU64,
     epoch: Instant,
     start_us: AtomicU64,
+    /// Each thread's quiet-move history, kept from one search to the next of the same game
+    /// (what was learnt about the position's moves stays useful a move later, as in
+    /// Stockfish); emptied by [`Shared::new_game`].
+    histories: Mutex<Vec<Option<History>>>,
 }
 
 impl Shared {
@@ -252,7 +257,34 @@ impl Shared {
             nodes: AtomicU64::new(0),
             epoch: Instant::now(),
             start_us: AtomicU64::new(0),
+            histories: Mutex::new(Vec::new()),
         })
+    }
+
+    /// A new game: the transposition table and the histories are emptied.
+    pub fn new_game(&self) {
+        self.tt.clear();
+        self.histories
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clear();
+    }
+
+    /// Thread `id`'s history from the last search (empty after [`Shared::new_game`]).
+    fn take_history(&self, id: usize) -> History {
+        let mut h = self.histories.lock().unwrap_or_else(|e| e.into_inner());
+        h.get_mut(id)
+            .and_then(Option::take)
+            .unwrap_or_else(History::new)
+    }
+
+    /// Keeps thread `id`'s history for the next search.
+    fn keep_history(&self, id: usize, history: History) {
+        let mut h = self.histories.lock().unwrap_or_else(|e| e.into_inner());
+        if h.len() <= id {
+            h.resize_with(id + 1, || None);
+        }
+        h[id] = Some(history);
     }
 
     /// Restarts the clock (at the start of a search, and at `ponderhit`).
@@ -349,6 +381,7 @@ pub fn search<G: Evaluate>(
             if id == 0 {
                 shared.done.store(true, Relaxed);
             }
+            shared.keep_history(id, std::mem::replace(&mut w.history, History::empty()));
             out
         });
         // The best thread: the deepest completed iteration, then the better score.
@@ -454,6 +487,51 @@ mod tests {
         assert!(
             shared.start_us.load(Relaxed) > started,
             "ponderhit restarts the clock"
+        );
+    }
+
+    /// What a search learnt about quiet moves is there for the next search of the game, and
+    /// a new game starts from nothing.
+    #[test]
+    fn histories_last_from_one_search_to_the_next_until_a_new_game() {
+        use crate::rules::chess::ChessPosition;
+        let shared = Shared::new(1);
+        let pool = thread_pool(1);
+        let limits = Limits {
+            depth: Some(6),
+            ..Limits::default()
+        };
+        let settings = Settings::default();
+        let learnt = |shared: &Shared| -> usize {
+            let h = shared.histories.lock().unwrap();
+            h.first()
+                .and_then(Option::as_ref)
+                .map_or(0, |h| h.0.iter().filter(|&&v| v != 0).count())
+        };
+        assert_eq!(learnt(&shared), 0);
+        let root = ChessPosition::startpos(false);
+        search(&root, &limits, &settings, &shared, &Silent, &pool);
+        let after_one = learnt(&shared);
+        assert!(after_one > 0, "the first search learnt nothing");
+        // The next search works on the kept table: mark it, and the marks that search did
+        // not touch are still there after it.
+        let mut taken = shared.take_history(0);
+        assert_eq!(taken.0.iter().filter(|&&v| v != 0).count(), after_one);
+        taken.0.iter_mut().for_each(|v| *v = 1234);
+        shared.keep_history(0, taken);
+        search(&root, &limits, &settings, &shared, &Silent, &pool);
+        let marks = shared.histories.lock().unwrap()[0]
+            .as_ref()
+            .map_or(0, |h| h.0.iter().filter(|&&v| v == 1234).count());
+        assert!(
+            marks > 0,
+            "the second search did not start from the kept table"
+        );
+        shared.new_game();
+        assert_eq!(learnt(&shared), 0);
+        assert_eq!(
+            shared.take_history(0).0.iter().filter(|&&v| v != 0).count(),
+            0
         );
     }
 }

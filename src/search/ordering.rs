@@ -15,11 +15,16 @@ pub(super) const KILLER: i32 = 1 << 27;
 const LOSING: i32 = -(1 << 25);
 
 /// Quiet-move history: how often a piece moving to a cell caused a cutoff.
-pub(super) struct History(Vec<i32>);
+pub(super) struct History(pub(super) Vec<i32>);
 
 impl History {
     pub fn new() -> Self {
         History(vec![0; Piece::CODES * MAX_CELLS])
+    }
+
+    /// A placeholder without a table (for moving a history out of a worker).
+    pub fn empty() -> Self {
+        History(Vec::new())
     }
 
     #[inline(always)]

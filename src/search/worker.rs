@@ -92,7 +92,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             seldepth: 0,
             stopped: false,
             killers: vec![[Move::NONE; 2]; MAX_PLY + 2],
-            history: History::new(),
+            history: shared.take_history(id),
             lists: (0..MAX_PLY + 2).map(|_| MoveList::new()).collect(),
             scores: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(256)).collect(),
             pv: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(32)).collect(),

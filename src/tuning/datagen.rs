@@ -164,7 +164,7 @@ fn opening(config: &Config, index: usize) -> AnyGame {
 /// Plays game `index`: its samples and its result for White's team.
 pub fn play(config: &Config, index: usize, shared: &Shared, pool: &rayon::ThreadPool) -> Played {
     let mut game = opening(config, index);
-    shared.tt.clear();
+    shared.new_game();
     let limits = Limits {
         nodes: Some(config.nodes),
         ..Limits::default()
