@@ -191,6 +191,9 @@ mod tests {
             .iter()
             .map(|k| sum(&format!("{k} mobility"), 0))
             .collect();
-        assert!(mobility.iter().any(|s| *s != Score::default()), "{mobility:?}");
+        assert!(
+            mobility.iter().any(|s| *s != Score::default()),
+            "{mobility:?}"
+        );
     }
 }
