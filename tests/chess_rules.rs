@@ -9,7 +9,7 @@ use std::path::Path;
 
 use chess_reference::Pos;
 use strata::rules::perft::perft;
-use strata::rules::{AnyGame, Game, MoveList, Variant};
+use strata::rules::{AnyGame, Game, MoveFlag, MoveList, Variant};
 
 fn engine_moves(g: &AnyGame) -> BTreeSet<String> {
     let mut list = MoveList::new();
@@ -96,6 +96,52 @@ fn pole_playouts_agree_with_the_reference() {
         ],
         11,
         40,
+    );
+}
+
+/// `may_give_check` is exact in chess, Chess960 and Pole Chess (castling and en passant
+/// aside, which it answers `true`): it says a move checks exactly when making it checks.
+#[test]
+fn may_give_check_is_what_making_the_move_shows() {
+    let starts = [
+        (Variant::Chess, CHESS_STARTS[1]),
+        (Variant::Chess, CHESS_STARTS[2]),
+        (
+            Variant::Pole,
+            "r3k2r/p1ppqpb1/bn2pnp1/2oPN3/1p1OP3/2N2Q1p/PPPBBPPP/R3K2R[+] w KQkq - 0 1",
+        ),
+        (
+            Variant::Pole,
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Oo] w KQkq - 0 1",
+        ),
+    ];
+    let (mut checks, mut quiet) = (0, 0);
+    for (i, (variant, fen)) in starts.into_iter().enumerate() {
+        let start = AnyGame::from_fen(variant, fen).expect("valid FEN");
+        common::random_playouts(&start, 40 + i as u64, 30, 120, |g| {
+            let mut list = MoveList::new();
+            g.generate(&mut list);
+            for &m in list.iter() {
+                let said = g.may_give_check(m);
+                g.make(m);
+                let checks_now = g.in_check();
+                g.unmake();
+                if matches!(m.flag(), MoveFlag::Castle | MoveFlag::EnPassant) {
+                    assert!(said, "{} in {}", g.move_name(m), g.fen());
+                } else {
+                    assert_eq!(said, checks_now, "{} in {}", g.move_name(m), g.fen());
+                }
+                if checks_now {
+                    checks += 1;
+                } else {
+                    quiet += 1;
+                }
+            }
+        });
+    }
+    assert!(
+        checks > 1000 && quiet > 10 * checks,
+        "{checks} checks, {quiet} not"
     );
 }
 

@@ -199,6 +199,14 @@ pub trait Game: Clone + PartialEq + Send + Sync + 'static {
             || (mv.promotion().is_some() && mv.flag() != MoveFlag::Drop)
     }
 
+    /// Whether the legal move `mv` may give check (or, where Kings are captured, attack a
+    /// King). `false` only when it certainly does not, which lets the search prune a late
+    /// quiet move without making it; the default `true` asks the search to make the move and
+    /// look. Chess and Pole Chess answer from the board.
+    fn may_give_check(&self, _mv: Move) -> bool {
+        true
+    }
+
     /// Appends the legal tactical moves ([`Game::is_tactical`]): what quiescence search looks
     /// at when not in check. Variants may override this with a faster generator.
     fn generate_tactical(&self, moves: &mut MoveList) {

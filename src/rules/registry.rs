@@ -237,6 +237,9 @@ impl Game for AnyGame {
     fn is_tactical(&self, mv: Move) -> bool {
         with_game!(self, g => g.is_tactical(mv))
     }
+    fn may_give_check(&self, mv: Move) -> bool {
+        with_game!(self, g => g.may_give_check(mv))
+    }
     fn generate_tactical(&self, moves: &mut MoveList) {
         with_game!(self, g => g.generate_tactical(moves))
     }

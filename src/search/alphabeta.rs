@@ -239,6 +239,10 @@ impl<G: Evaluate> Worker<'_, G> {
                 && best > -MATE_BOUND
                 && (futile
                     || (searched >= late_limit && !PV && !n.in_check && depth <= LMP_MAX_DEPTH));
+            // A pruned move that certainly does not check is skipped without being made.
+            if prune_candidate && !self.pos.may_give_check(m) {
+                continue;
+            }
             if PV {
                 self.pv[ply + 1].clear();
             }

@@ -130,6 +130,10 @@ impl Game for ChessPosition {
         self.checkers().any()
     }
 
+    fn may_give_check(&self, mv: Move) -> bool {
+        self.gives_check(mv)
+    }
+
     fn fen(&self) -> String {
         self.to_fen()
     }

@@ -4,7 +4,7 @@ use super::tables::{Bb, TABLES, Tables, bishop_attacks, kind, rook_attacks};
 use crate::rules::bitset::Cell;
 use crate::rules::board::Board;
 use crate::rules::clocks::{Clocks, NullUndo};
-use crate::rules::moves::Move;
+use crate::rules::moves::{Move, MoveFlag};
 use crate::rules::piece::{Colour, Piece};
 
 /// "No en passant square".
@@ -256,6 +256,44 @@ impl ChessPosition {
     pub fn checkers(&self) -> Bb {
         let us = self.side;
         self.attackers_to(self.king_square(us), us.flip(), self.board.occupied())
+    }
+
+    /// Whether the legal move `mv` gives check: the piece attacks the other King from where
+    /// it lands, or the square it leaves opens a line from one of the mover's sliders to that
+    /// King. Castling and en passant (rare, and moving two pieces) answer `true` without
+    /// looking. A Pole drop never checks: it attacks nothing and only closes lines.
+    pub fn gives_check(&self, mv: Move) -> bool {
+        let t = Self::t();
+        let b = &self.board;
+        let us = self.side;
+        let (from, to) = (mv.from(), mv.to());
+        let moved = match mv.flag() {
+            MoveFlag::Castle | MoveFlag::EnPassant => return true,
+            MoveFlag::Drop => return false,
+            _ => mv.promotion().unwrap_or(b.piece_at(from).kind()),
+        };
+        let ksq = self.king_square(us.flip());
+        let mut occ = b.occupied();
+        occ.remove(from);
+        occ.insert(to);
+        let direct = match moved {
+            kind::PAWN => t.pawn_attacks[us.idx()][to].contains(ksq),
+            kind::KNIGHT => t.knight[to].contains(ksq),
+            kind::BISHOP => bishop_attacks(t, to, occ).contains(ksq),
+            kind::ROOK => rook_attacks(t, to, occ).contains(ksq),
+            kind::QUEEN => (rook_attacks(t, to, occ) | bishop_attacks(t, to, occ)).contains(ksq),
+            _ => false,
+        };
+        if direct {
+            return true;
+        }
+        let ours = b.colour(us);
+        let mut rq = (b.kind(kind::ROOK) | b.kind(kind::QUEEN)) & ours;
+        let mut bq = (b.kind(kind::BISHOP) | b.kind(kind::QUEEN)) & ours;
+        rq.remove(from);
+        bq.remove(from);
+        (rq.any() && (rook_attacks(t, ksq, occ) & rq).any())
+            || (bq.any() && (bishop_attacks(t, ksq, occ) & bq).any())
     }
 
     /// The Zobrist key recomputed from scratch (for invariant checks).
