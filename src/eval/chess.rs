@@ -439,6 +439,12 @@ impl Evaluate for ChessPosition {
         .any()
     }
 
+    /// Chess only: in Pole Chess exchange pruning measured -7.0 +/- 19.3 Elo (500 games) and
+    /// -11.4 +/- 21.3 (400 games), so it stays off there.
+    fn see_pruning(&self) -> bool {
+        !self.is_pole()
+    }
+
     /// The swap algorithm: capture and recapture on the target square with the least valuable
     /// attacker each time (x-ray attackers join as pieces leave), each side free to stop.
     fn see(&self, mv: Move) -> i32 {

@@ -187,6 +187,13 @@ pub trait Evaluate: Game {
         false
     }
 
+    /// Whether the search prunes moves that lose material by [`Evaluate::see`]: only where
+    /// the exchange is played out (chess's swap algorithm) and the pruning was measured to
+    /// help. The default estimate is good enough for ordering only.
+    fn see_pruning(&self) -> bool {
+        false
+    }
+
     /// Static exchange evaluation of a tactical move: the material it wins once the
     /// recaptures on its target cell have been played out, in centipawns. Negative means the
     /// move loses material. The default is the cheap estimate: the victim's value, minus the

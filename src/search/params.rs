@@ -58,6 +58,14 @@ pub const LMP_BASE: usize = 4;
 /// See [`LMP_BASE`].
 pub const LMP_FACTOR: usize = 2;
 
+/// Exchange pruning applies up to this depth: a move is skipped when static exchange
+/// evaluation says it loses more than ...
+pub const SEE_PRUNE_MAX_DEPTH: i32 = 6;
+/// ... this many centipawns per ply of depth for a quiet move that gives no check ...
+pub const SEE_QUIET_MARGIN: i32 = 60;
+/// ... and this many for a capture, a promotion or a move that may check.
+pub const SEE_TACTICAL_MARGIN: i32 = 100;
+
 // Extensions and reductions.
 
 /// Checks are extended only in the first half of the stack (so that perpetual checks cannot
