@@ -99,7 +99,7 @@ fn pole_playouts_agree_with_the_reference() {
     );
 }
 
-/// `may_give_check` is exact in chess, Chess960 and Pole Chess (castling and en passant
+/// `may_give_check` is exact in chess and Pole Chess (castling and en passant
 /// aside, which it answers `true`): it says a move checks exactly when making it checks.
 #[test]
 fn may_give_check_is_what_making_the_move_shows() {
