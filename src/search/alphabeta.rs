@@ -12,9 +12,10 @@
 use super::ordering::{KILLER, pick, score_moves};
 use super::params::{
     CHECK_EXTENSION_MAX_PLY, FUTILITY_BASE, FUTILITY_MARGIN, FUTILITY_MAX_DEPTH,
-    HISTORY_BONUS_FACTOR, HISTORY_BONUS_MAX, LMP_BASE, LMP_FACTOR, LMP_MAX_DEPTH, LMR_MIN_DEPTH,
-    NMP_BASE, NMP_DEPTH_DIVISOR, NMP_EVAL_DIVISOR, NMP_EVAL_MAX, NMP_MIN_DEPTH, RFP_MARGIN,
-    RFP_MAX_DEPTH, SEE_PRUNE_MAX_DEPTH, SEE_QUIET_MARGIN, SEE_TACTICAL_MARGIN, reduction,
+    HISTORY_BONUS_FACTOR, HISTORY_BONUS_MAX, IIR_MIN_DEPTH, LMP_BASE, LMP_FACTOR, LMP_MAX_DEPTH,
+    LMR_MIN_DEPTH, NMP_BASE, NMP_DEPTH_DIVISOR, NMP_EVAL_DIVISOR, NMP_EVAL_MAX, NMP_MIN_DEPTH,
+    RFP_MARGIN, RFP_MAX_DEPTH, SEE_PRUNE_MAX_DEPTH, SEE_QUIET_MARGIN, SEE_TACTICAL_MARGIN,
+    reduction,
 };
 use super::tt::{Bound, Entry};
 use super::worker::Worker;
@@ -110,6 +111,13 @@ impl<G: Evaluate> Worker<'_, G> {
         {
             return s;
         }
+        // Internal iterative reduction: without a move from the table, a deep node is
+        // searched one ply shallower (its ordering is a guess; the next iteration has one).
+        let depth = if depth >= IIR_MIN_DEPTH && tte.is_none_or(|e| e.mv == Move::NONE) {
+            depth - 1
+        } else {
+            depth
+        };
         let eval = match tte {
             _ if in_check => -INFINITE,
             Some(e) if e.eval != Entry::NO_EVAL => e.eval,

@@ -71,6 +71,9 @@ pub const SEE_TACTICAL_MARGIN: i32 = 100;
 /// Checks are extended only in the first half of the stack (so that perpetual checks cannot
 /// run the search into its ply limit).
 pub const CHECK_EXTENSION_MAX_PLY: usize = MAX_PLY / 2;
+/// A node at this depth or deeper without a move from the transposition table is searched
+/// one ply shallower (internal iterative reduction).
+pub const IIR_MIN_DEPTH: i32 = 4;
 /// Late-move reductions apply from this depth ...
 pub const LMR_MIN_DEPTH: i32 = 3;
 /// ... from the move searched after this many.
