@@ -12,10 +12,10 @@
 use super::ordering::{KILLER, pick, score_moves};
 use super::params::{
     CHECK_EXTENSION_MAX_PLY, FUTILITY_BASE, FUTILITY_MARGIN, FUTILITY_MAX_DEPTH,
-    HISTORY_BONUS_FACTOR, HISTORY_BONUS_MAX, IIR_MIN_DEPTH, LMP_BASE, LMP_FACTOR, LMP_MAX_DEPTH,
-    LMR_MIN_DEPTH, NMP_BASE, NMP_DEPTH_DIVISOR, NMP_EVAL_DIVISOR, NMP_EVAL_MAX, NMP_MIN_DEPTH,
-    RFP_MARGIN, RFP_MAX_DEPTH, SEE_PRUNE_MAX_DEPTH, SEE_QUIET_MARGIN, SEE_TACTICAL_MARGIN,
-    reduction,
+    HISTORY_BONUS_BASE, HISTORY_BONUS_FACTOR, HISTORY_BONUS_MAX, IIR_MIN_DEPTH, LMP_BASE,
+    LMP_FACTOR, LMP_MAX_DEPTH, LMR_MIN_DEPTH, NMP_BASE, NMP_DEPTH_DIVISOR, NMP_EVAL_DIVISOR,
+    NMP_EVAL_MAX, NMP_MIN_DEPTH, RFP_MARGIN, RFP_MAX_DEPTH, SEE_PRUNE_MAX_DEPTH, SEE_QUIET_MARGIN,
+    SEE_TACTICAL_MARGIN, reduction,
 };
 use super::tt::{Bound, Entry};
 use super::worker::Worker;
@@ -359,7 +359,7 @@ impl<G: Evaluate> Worker<'_, G> {
             k[1] = k[0];
             k[0] = m;
         }
-        let bonus = (depth * depth * HISTORY_BONUS_FACTOR).min(HISTORY_BONUS_MAX);
+        let bonus = (depth * HISTORY_BONUS_FACTOR - HISTORY_BONUS_BASE).min(HISTORY_BONUS_MAX);
         self.history.update(piece, m, bonus);
         for &q in tried {
             let qp = self.pos.moved_piece(q);

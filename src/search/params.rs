@@ -110,12 +110,16 @@ pub fn reduction(depth: i32, moves: usize) -> i32 {
 
 // Move ordering and history.
 
-/// The history bonus of a move that caused a cutoff is `HISTORY_BONUS_FACTOR * depth^2` ...
-pub const HISTORY_BONUS_FACTOR: i32 = 16;
+/// The history bonus of a move that caused a cutoff is `HISTORY_BONUS_FACTOR * depth -
+/// HISTORY_BONUS_BASE` ...
+pub const HISTORY_BONUS_FACTOR: i32 = 150;
+/// See [`HISTORY_BONUS_FACTOR`].
+pub const HISTORY_BONUS_BASE: i32 = 100;
 /// ... at most this.
-pub const HISTORY_BONUS_MAX: i32 = 4000;
-/// History values stay within plus or minus this.
-pub const HISTORY_MAX: i32 = 1 << 20;
+pub const HISTORY_BONUS_MAX: i32 = 1600;
+/// History values stay within plus or minus this: each update pulls a value towards zero by
+/// its share of this bound (gravity), so old results fade as new ones come in.
+pub const HISTORY_MAX: i32 = 16384;
 /// Captures are ordered by `VICTIM_WEIGHT * victim - attacker / ATTACKER_DIVISOR` (most
 /// valuable victim, then least valuable attacker), with the victim's value (plus a
 /// promotion's) capped at `VICTIM_CAP` ...
