@@ -52,11 +52,11 @@ pub const FUTILITY_BASE: i32 = 120;
 /// ... and this margin per ply of depth does not reach alpha.
 pub const FUTILITY_MARGIN: i32 = 100;
 /// Late-move pruning applies up to this depth ...
-pub const LMP_MAX_DEPTH: i32 = 4;
+pub const LMP_MAX_DEPTH: i32 = 5;
 /// ... after `LMP_BASE + LMP_FACTOR * depth^2` quiet moves have been searched.
-pub const LMP_BASE: usize = 4;
+pub const LMP_BASE: usize = 3;
 /// See [`LMP_BASE`].
-pub const LMP_FACTOR: usize = 2;
+pub const LMP_FACTOR: usize = 1;
 
 /// Exchange pruning applies up to this depth: a move is skipped when static exchange
 /// evaluation says it loses more than ...
