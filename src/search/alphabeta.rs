@@ -2,8 +2,8 @@
 //!
 //! 1. Leaving at once: a decided game, a repetition, the ply limit, mate distance, a
 //!    transposition table entry that settles the node.
-//! 2. The node's static evaluation, and pruning before any move is tried (reverse futility,
-//!    null move).
+//! 2. One ply less without a move from the table (internal iterative reduction); the node's
+//!    static evaluation, and pruning before any move is tried (reverse futility, null move).
 //! 3. The move loop: moves in order, late quiet moves pruned, the others searched with a
 //!    null window (reduced when late and quiet) and re-searched when they beat alpha; a
 //!    cutoff rewards the move in the killers and the history.
