@@ -167,11 +167,15 @@ fn run_tune(args: TuneArgs) -> Result<(), String> {
         args.variant
     ))?;
     let mut samples = Vec::new();
+    let mut games = Vec::new();
     let mut made_by = Vec::new();
     for path in &args.data {
         let file = strata::tuning::data::read(&path.to_string_lossy(), variant)?;
         made_by.extend(file.made_by);
         samples.extend(file.samples);
+        // The files' games numbered on from the last file's.
+        let base = games.iter().max().copied().unwrap_or(0);
+        games.extend(file.games.iter().map(|g| base + g));
     }
     let config = Config {
         iterations: args.iterations,
@@ -181,7 +185,7 @@ fn run_tune(args: TuneArgs) -> Result<(), String> {
         ..Config::default()
     };
     let start = Instant::now();
-    let f = fit(&samples, weights, &config, &|it, loss| {
+    let f = fit(&samples, &games, weights, &config, &|it, loss| {
         eprintln!("iteration {it}: training loss {loss:.6}");
     })?;
     let mut header = vec![

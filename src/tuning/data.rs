@@ -2,9 +2,13 @@
 //! `FEN | SCORE | RESULT`, where SCORE is the search's score in centipawns and RESULT the
 //! game's result (1.0 a win, 0.5 a draw, 0.0 a loss), both for White's team (the FEN may
 //! itself contain `|`: the last two fields are the numbers). Lines starting
-//! with `#` are comments (datagen writes the command that made the file there).
+//! with `#` are comments (datagen writes the command that made the file there), and a line
+//! `# game N` starts the positions of game N, so that a fit can hold out whole games.
 
 use crate::rules::{AnyGame, Variant};
+
+/// The start of a comment line that begins a game's positions: `# game N`.
+pub const GAME_MARK: &str = "# game ";
 
 /// One labelled position.
 #[derive(Clone, Debug, PartialEq)]
@@ -56,19 +60,32 @@ pub fn read(path: &str, variant: Variant) -> Result<DataFile, String> {
         .and_then(|l| l.strip_prefix("# "))
         .map(str::to_string);
     let mut out = Vec::new();
+    let mut games = Vec::new();
+    // Without game marks, every position is a game of its own.
+    let mut game: Option<usize> = None;
     for (i, line) in text.lines().enumerate() {
         let line = line.trim();
+        if let Some(n) = line.strip_prefix(GAME_MARK) {
+            let n = n
+                .trim()
+                .parse()
+                .map_err(|_| format!("{path}:{}: bad game number in '{line}'", i + 1))?;
+            game = Some(n);
+            continue;
+        }
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
         let sample = Sample::parse(line).map_err(|e| format!("{path}:{}: {e}", i + 1))?;
-        let game = AnyGame::from_fen(variant, &sample.fen)
+        let position = AnyGame::from_fen(variant, &sample.fen)
             .map_err(|e| format!("{path}:{}: {e}", i + 1))?;
-        out.push((game, sample));
+        out.push((position, sample));
+        games.push(game.unwrap_or(out.len()));
     }
     Ok(DataFile {
         made_by,
         samples: out,
+        games,
     })
 }
 
@@ -78,6 +95,9 @@ pub struct DataFile {
     pub made_by: Option<String>,
     /// Every position with its sample.
     pub samples: Vec<(AnyGame, Sample)>,
+    /// The game of each sample: its `# game N` number, or the sample's own number (from 1)
+    /// in a file without game marks.
+    pub games: Vec<usize>,
 }
 
 #[cfg(test)]
@@ -101,5 +121,27 @@ mod tests {
         assert!(Sample::parse("a | b").is_err());
         assert!(Sample::parse("fen | 12 | 0.7").is_err());
         assert!(Sample::parse("fen | x | 1.0").is_err());
+    }
+
+    #[test]
+    fn game_marks_number_the_positions_games() {
+        let fen = "4k3/8/8/8/8/8/8/4K2R w K - 0 1";
+        let path = std::env::temp_dir().join(format!("strata-data-{}.txt", std::process::id()));
+        let text = format!(
+            "# strata datagen ...\n# game 7\n{fen} | 5 | 1.0\n{fen} | 9 | 1.0\n# game 8\n{fen} | 0 | 0.5\n"
+        );
+        std::fs::write(&path, text).unwrap();
+        let file = read(path.to_str().unwrap(), Variant::Chess).unwrap();
+        assert_eq!(file.made_by.as_deref(), Some("strata datagen ..."));
+        assert_eq!(file.games, [7, 7, 8]);
+        std::fs::write(&path, format!("{fen} | 5 | 1.0\n{fen} | 0 | 0.5\n")).unwrap();
+        assert_eq!(
+            read(path.to_str().unwrap(), Variant::Chess).unwrap().games,
+            [1, 2]
+        );
+        std::fs::write(&path, format!("# game x\n{fen} | 5 | 1.0\n")).unwrap();
+        let err = read(path.to_str().unwrap(), Variant::Chess).err().unwrap();
+        assert!(err.contains(":1: bad game number"), "{err}");
+        std::fs::remove_file(&path).unwrap();
     }
 }

@@ -16,7 +16,7 @@ use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
-use super::data::Sample;
+use super::data::{GAME_MARK, Sample};
 use crate::rules::{AnyGame, Game, GameEnd, MoveList, Variant};
 use crate::search::{Limits, MATE_BOUND, Settings, Shared, Silent, search, thread_pool};
 use crate::with_game;
@@ -125,6 +125,10 @@ impl InOrder<'_> {
     /// Writes every game whose turn has come.
     fn write_ready(&mut self) {
         while let Some(samples) = self.waiting.get_mut(self.next).and_then(Option::take) {
+            // The game's number, so that a tuner can hold whole games out.
+            if let Err(e) = writeln!(self.out, "{}{}", GAME_MARK, self.next + 1) {
+                self.error.get_or_insert(e.to_string());
+            }
             for sample in samples {
                 if let Err(e) = writeln!(self.out, "{}", sample.line()) {
                     self.error.get_or_insert(e.to_string());
@@ -238,9 +242,11 @@ mod tests {
         assert_eq!(sa, sb);
         assert_eq!(sa.games, 3);
         let text = String::from_utf8(a).unwrap();
-        assert_eq!(text.lines().count(), sa.positions);
+        let marks: Vec<&str> = text.lines().filter(|l| l.starts_with('#')).collect();
+        assert_eq!(marks, ["# game 1", "# game 2", "# game 3"]);
+        assert_eq!(text.lines().count(), sa.positions + 3);
         assert!(sa.positions > 0);
-        for line in text.lines() {
+        for line in text.lines().filter(|l| !l.starts_with('#')) {
             let s = Sample::parse(line).unwrap();
             let g = AnyGame::from_fen(Variant::Chess, &s.fen).unwrap();
             assert!(!g.in_check(), "{line}");

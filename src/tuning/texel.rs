@@ -29,7 +29,9 @@ pub struct Config {
     /// The target is `lambda * result + (1 - lambda) * sigmoid(search score)`: 1 fits the
     /// results alone.
     pub lambda: f64,
-    /// Every this many positions one is held out for validation.
+    /// Every this many games one is held out for validation, all its positions: positions of
+    /// one game share its accidents, so a validation set drawn from the training games cannot
+    /// tell a fit to those accidents from a fit to chess.
     pub holdout_every: usize,
     /// Terms (by name) held at their current weights, e.g. material as the anchor of the
     /// scale while the rest moves.
@@ -181,16 +183,24 @@ fn fit_k(points: &[Point], scale: &[f64]) -> f64 {
     (a + b) / 2.0
 }
 
-/// Fits `weights` (the variant's current ones) to `samples`; `progress` hears of every
-/// hundredth iteration (iteration, training loss).
+/// Fits `weights` (the variant's current ones) to `samples`, of which `games` gives each
+/// one's game; `progress` hears of every hundredth iteration (iteration, training loss).
 pub fn fit(
     samples: &[(AnyGame, Sample)],
+    games: &[usize],
     weights: &Weights,
     config: &Config,
     progress: &dyn Fn(usize, f64),
 ) -> Result<Fit, String> {
     if samples.len() < 10 {
         return Err(format!("{} positions: too few to fit", samples.len()));
+    }
+    if games.len() != samples.len() {
+        return Err(format!(
+            "{} games for {} positions",
+            games.len(),
+            samples.len()
+        ));
     }
     let every = config.holdout_every.max(2);
     let start = current(weights);
@@ -205,13 +215,21 @@ pub fn fit(
         free[2 * t + 1] = false;
     }
     let (mut train, mut validation) = (Vec::new(), Vec::new());
-    for (i, (g, s)) in samples.iter().enumerate() {
+    for ((g, s), game) in samples.iter().zip(games) {
         let p = Point::new(g, s, &start);
-        if i % every == every - 1 {
+        if game % every == every - 1 {
             validation.push(p);
         } else {
             train.push(p);
         }
+    }
+    if train.is_empty() || validation.is_empty() {
+        return Err(format!(
+            "{} training and {} validation positions: every {every}th game is held out, \
+             so at least {every} games are needed",
+            train.len(),
+            validation.len()
+        ));
     }
     let k = fit_k(&train, &start);
     for p in train.iter_mut().chain(validation.iter_mut()) {
@@ -305,14 +323,15 @@ mod tests {
         let p = Point::new(&samples[0].0, &samples[0].1, &current(&w));
         let real = with_game!(&samples[0].0, g => g.evaluate()) as f64;
         assert!((p.eval(&current(&w)) - real).abs() < 1e-6);
-        // Every third position held out: all five kinds in both sets.
+        // Every position its own game, every third held out: all five kinds in both sets.
+        let games: Vec<usize> = (1..=samples.len()).collect();
         let config = Config {
             iterations: 300,
             rate: 0.02,
             holdout_every: 3,
             ..Config::default()
         };
-        let free = fit(&samples, &w, &config, &|_, _| {}).unwrap();
+        let free = fit(&samples, &games, &w, &config, &|_, _| {}).unwrap();
         assert!(free.train_after < free.train_before, "{free:?}");
         assert!(free.validation_after < free.validation_before, "{free:?}");
         // With material kept, material stays where it was and the other terms still move.
@@ -321,7 +340,7 @@ mod tests {
             keep: vec!["material".into()],
             ..config.clone()
         };
-        let held = fit(&samples, &w, &kept, &|_, _| {}).unwrap();
+        let held = fit(&samples, &games, &w, &kept, &|_, _| {}).unwrap();
         assert_ne!(free.weights.get(material), w.get(material));
         assert_eq!(held.weights.get(material), w.get(material));
         assert_ne!(held.weights, w);
@@ -329,7 +348,15 @@ mod tests {
             keep: vec!["no such term".into()],
             ..config
         };
-        let err = fit(&samples, &w, &unknown, &|_, _| {}).unwrap_err();
+        let err = fit(&samples, &games, &w, &unknown, &|_, _| {}).unwrap_err();
         assert!(err.contains("no term 'no such term'"), "{err}");
+        // Ten games of four positions: games 2, 5 and 8 are held out, all their positions.
+        let in_games: Vec<usize> = (0..samples.len()).map(|i| 1 + i / 4).collect();
+        let whole = fit(&samples, &in_games, &w, &config, &|_, _| {}).unwrap();
+        assert_eq!((whole.train, whole.validation), (28, 12));
+        // One game: nothing to hold out.
+        let one = vec![1; samples.len()];
+        let err = fit(&samples, &one, &w, &config, &|_, _| {}).unwrap_err();
+        assert!(err.contains("at least 3 games"), "{err}");
     }
 }
