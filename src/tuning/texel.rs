@@ -31,7 +31,7 @@ pub struct Config {
     pub lambda: f64,
     /// Every this many games one is held out for validation, all its positions: positions of
     /// one game share its accidents, so a validation set drawn from the training games cannot
-    /// tell a fit to those accidents from a fit to chess.
+    /// tell a fit to those accidents from a fit to the variant.
     pub holdout_every: usize,
     /// Terms (by name) held at their current weights, e.g. material as the anchor of the
     /// scale while the rest moves.
