@@ -236,8 +236,14 @@ impl<G: Evaluate> Worker<'_, G> {
             && depth <= FUTILITY_MAX_DEPTH
             && n.eval + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha;
         let late_limit = LMP_BASE + (depth * depth) as usize * LMP_FACTOR;
+        // Whether the moves left still need picking best first: not once a quiet move is a
+        // pruning candidate, because every later quiet move is one too (the conditions only
+        // grow more true) and the pick would scan them all for nothing.
+        let mut ordered = true;
         for i in 0..moves.len() {
-            pick(moves.as_mut_slice(), scores, i);
+            if ordered {
+                pick(moves.as_mut_slice(), scores, i);
+            }
             let m = moves.as_slice()[i];
             let quiet = !self.pos.is_tactical(m);
             // Shallow pruning of late quiet moves (never of the first move, a killer or a check).
@@ -247,6 +253,7 @@ impl<G: Evaluate> Worker<'_, G> {
                 && best > -MATE_BOUND
                 && (futile
                     || (searched >= late_limit && !PV && !n.in_check && depth <= LMP_MAX_DEPTH));
+            ordered &= !prune_candidate;
             // A pruned move that certainly does not check is skipped without being made.
             if prune_candidate && !self.pos.may_give_check(m) {
                 continue;
