@@ -96,6 +96,14 @@ const KING_OPEN_FILE: i32 = -20;
 const POLE_IN_HAND: Score = Score(15, 10);
 /// See [`POLE_IN_HAND`].
 const POLE_AVAILABLE: Score = Score(30, 20);
+/// Threats: each enemy Knight, Bishop, Rook or Queen attacked by one of our pawns ...
+const PAWN_THREAT: Score = Score(55, 35);
+/// ... each enemy Rook or Queen attacked by one of our Knights or Bishops ...
+const MINOR_THREAT: Score = Score(35, 25);
+/// ... each enemy Queen attacked by one of our Rooks ...
+const ROOK_THREAT: Score = Score(35, 25);
+/// ... and each enemy piece (not a pawn or the King) that we attack and they do not defend.
+const HANGING: Score = Score(25, 15);
 /// The side to move's bonus.
 const TEMPO: i32 = 15;
 /// Without pawns, a side ahead by less than this ...
@@ -117,6 +125,7 @@ const TERMS: &[&str] = &[
     "king shield",
     "king attack",
     "pole in hand",
+    "threats",
 ];
 const MATERIAL_TERM: usize = 0;
 const PST_TERM: usize = 1;
@@ -128,6 +137,7 @@ const ROOK_FILES_TERM: usize = 6;
 const SHIELD_TERM: usize = 7;
 const KING_ATTACK_TERM: usize = 8;
 const POLE_TERM: usize = 9;
+const THREATS_TERM: usize = 10;
 
 /// The weights of chess and of Pole Chess.
 static WEIGHTS: LazyLock<[Weights; 2]> = LazyLock::new(|| {
@@ -224,10 +234,16 @@ fn pawn_attacks(pawns: Bb, colour: Colour) -> Bb {
 }
 
 impl ChessPosition {
-    /// One side's evaluation terms (for White's point of view when `us` is White).
-    fn side_terms<T: Trace>(&self, us: Colour, trace: &mut T, phase_sum: &mut i32) -> Score {
+    /// One side's evaluation terms (for White's point of view when `us` is White), from its
+    /// pieces' terms `p` and the other side's `q`.
+    fn side_terms<T: Trace>(
+        &self,
+        us: Colour,
+        p: &PieceTerms,
+        q: &PieceTerms,
+        trace: &mut T,
+    ) -> Score {
         let w = weights(self.is_pole());
-        let p = self.piece_terms(us, phase_sum);
         let (passed, weak) = self.pawn_structure(us);
         let (pair, rooks) = self.piece_bonuses(us);
         let shield = self.king_shield(us);
@@ -255,7 +271,8 @@ impl ChessPosition {
             + record(trace, w, BISHOP_PAIR_TERM, us, pair)
             + record(trace, w, ROOK_FILES_TERM, us, rooks)
             + record(trace, w, SHIELD_TERM, us, shield)
-            + record(trace, w, KING_ATTACK_TERM, us, pressure);
+            + record(trace, w, KING_ATTACK_TERM, us, pressure)
+            + record(trace, w, THREATS_TERM, us, self.threats(us, p, q));
         if self.is_pole() {
             sum += record(trace, w, POLE_TERM, us, pole);
         }
@@ -273,7 +290,11 @@ impl ChessPosition {
         let mobility_area = TABLES.geo.all().and_not(b.colour(us) | their_pawn_attacks);
         let their_king = self.king_square(them);
         let king_zone = TABLES.king[their_king] | BitSet::from_cell(their_king);
-        let mut t = PieceTerms::default();
+        let mut t = PieceTerms {
+            pawn_attacks: pawn_attacks(b.pieces(kind::PAWN, us), us),
+            ..PieceTerms::default()
+        };
+        t.attacks = t.pawn_attacks | TABLES.king[self.king_square(us)];
         for k in 0..5u8 {
             for sq in b.pieces(k, us) {
                 t.material += MATERIAL[k as usize];
@@ -288,6 +309,12 @@ impl ChessPosition {
                     }
                     _ => continue,
                 };
+                t.attacks |= att;
+                match k {
+                    kind::KNIGHT | kind::BISHOP => t.minor_attacks |= att,
+                    kind::ROOK => t.rook_attacks |= att,
+                    _ => {}
+                }
                 let mob = (att & mobility_area).len() as i32;
                 let (weight, neutral) = MOBILITY[k as usize - 1];
                 t.mobility += weight * (mob - neutral);
@@ -300,6 +327,22 @@ impl ChessPosition {
         }
         t.pst += e.pst[kind::KING as usize][relative(self.king_square(us), us)];
         t
+    }
+
+    /// `us`'s threats against the other side's pieces: pieces attacked by a less valuable
+    /// kind, and pieces attacked and not defended. `p` and `q` are `us`'s and their terms.
+    fn threats(&self, us: Colour, p: &PieceTerms, q: &PieceTerms) -> Score {
+        let b = self.board();
+        let them = us.flip();
+        let minors = b.pieces(kind::KNIGHT, them) | b.pieces(kind::BISHOP, them);
+        let rooks = b.pieces(kind::ROOK, them);
+        let queens = b.pieces(kind::QUEEN, them);
+        let pieces = minors | rooks | queens;
+        let count = |bb: Bb| bb.len() as i32;
+        PAWN_THREAT * count(pieces & p.pawn_attacks)
+            + MINOR_THREAT * count((rooks | queens) & p.minor_attacks)
+            + ROOK_THREAT * count(queens & p.rook_attacks)
+            + HANGING * count(pieces.and_not(q.attacks) & p.attacks)
     }
 
     /// Passed pawns, and isolated and doubled ones.
@@ -381,6 +424,12 @@ struct PieceTerms {
     mobility: Score,
     attackers: i32,
     attack_weight: i32,
+    /// The squares the side's pawns attack, its Knights and Bishops, its Rooks, and all its
+    /// pieces (the King included).
+    pawn_attacks: Bb,
+    minor_attacks: Bb,
+    rook_attacks: Bb,
+    attacks: Bb,
 }
 
 /// The two squares in front of the King (its shield zone beyond the adjacent squares).
@@ -407,8 +456,10 @@ fn pawn_step_zone(ksq: Cell, us: Colour) -> Bb {
 impl Evaluate for ChessPosition {
     fn evaluate_with<T: Trace>(&self, trace: &mut T) -> i32 {
         let mut phase_sum = 0;
-        let white = self.side_terms(Colour::WHITE, trace, &mut phase_sum);
-        let black = self.side_terms(Colour::BLACK, trace, &mut phase_sum);
+        let pw = self.piece_terms(Colour::WHITE, &mut phase_sum);
+        let pb = self.piece_terms(Colour::BLACK, &mut phase_sum);
+        let white = self.side_terms(Colour::WHITE, &pw, &pb, trace);
+        let black = self.side_terms(Colour::BLACK, &pb, &pw, trace);
         let phase = phase_sum.min(PHASE_TOTAL) * 256 / PHASE_TOTAL;
         trace.phase(phase);
         let mut v = (white - black).taper(phase);
