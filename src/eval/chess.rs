@@ -2,9 +2,10 @@
 //!
 //! Material (PeSTO's well-tested values), piece-square terms computed from the board's
 //! geometry (centrality for pieces, advancement for pawns, back rank for the King in the
-//! middlegame), mobility, King safety (attackers on the King's zone, pawn shield), pawn
-//! structure (passed, doubled, isolated pawns), Bishop pair, Rooks on open files, and the Pole
-//! in hand in Pole Chess.
+//! middlegame), mobility, King safety (attackers on the King's zone, safe checks, pawn
+//! shield), pawn structure (passed, doubled, isolated pawns), Bishop pair, Rooks on open files,
+//! threats (pieces attacked by lesser ones or left undefended), and the Pole in hand in Pole
+//! Chess.
 
 use std::sync::LazyLock;
 
@@ -74,7 +75,11 @@ const MOBILITY: [(Score, i32); 4] = [
 const KING_ATTACK_WEIGHT: [i32; 5] = [0, 2, 2, 3, 5];
 /// ... squared, divided by this ...
 const KING_ATTACK_DIVISOR: i32 = 16;
-/// ... at most this; counted only with two attackers or more and a Queen.
+/// ... at most this; counted only with two attackers or more and a Queen. A safe check (a
+/// square from which a Knight, Bishop, Rook or Queen that can go there checks the King, not
+/// attacked by the King's side) adds this much to the attack weight, per kind.
+const SAFE_CHECK: [i32; 5] = [0, 8, 5, 8, 6];
+/// See [`SAFE_CHECK`].
 const KING_ATTACK_MAX: i32 = 600;
 /// A pawn without a pawn of its side on the adjacent files.
 const ISOLATED: Score = Score(-10, -15);
@@ -249,7 +254,7 @@ impl ChessPosition {
         let shield = self.king_shield(us);
         let mut pressure = Score::default();
         if p.attackers >= 2 && self.board().pieces(kind::QUEEN, us).any() {
-            let danger = p.attack_weight * p.attackers;
+            let danger = (p.attack_weight + self.safe_checks(us, p, q)) * p.attackers;
             pressure = Score(
                 (danger * danger / KING_ATTACK_DIVISOR).min(KING_ATTACK_MAX),
                 0,
@@ -311,9 +316,10 @@ impl ChessPosition {
                 };
                 t.attacks |= att;
                 match k {
-                    kind::KNIGHT | kind::BISHOP => t.minor_attacks |= att,
+                    kind::KNIGHT => t.knight_attacks |= att,
+                    kind::BISHOP => t.bishop_attacks |= att,
                     kind::ROOK => t.rook_attacks |= att,
-                    _ => {}
+                    _ => t.queen_attacks |= att,
                 }
                 let mob = (att & mobility_area).len() as i32;
                 let (weight, neutral) = MOBILITY[k as usize - 1];
@@ -340,9 +346,29 @@ impl ChessPosition {
         let pieces = minors | rooks | queens;
         let count = |bb: Bb| bb.len() as i32;
         PAWN_THREAT * count(pieces & p.pawn_attacks)
-            + MINOR_THREAT * count((rooks | queens) & p.minor_attacks)
+            + MINOR_THREAT * count((rooks | queens) & (p.knight_attacks | p.bishop_attacks))
             + ROOK_THREAT * count(queens & p.rook_attacks)
             + HANGING * count(pieces.and_not(q.attacks) & p.attacks)
+    }
+
+    /// The attack weight of `us`'s safe checks on the other King, one per kind that has one.
+    fn safe_checks(&self, us: Colour, p: &PieceTerms, q: &PieceTerms) -> i32 {
+        let b = self.board();
+        let ksq = self.king_square(us.flip());
+        let occ = b.occupied();
+        let safe = TABLES.geo.all().and_not(q.attacks | b.colour(us));
+        let diagonal = bishop_attacks(&TABLES, ksq, occ) & safe;
+        let straight = rook_attacks(&TABLES, ksq, occ) & safe;
+        let checks = [
+            TABLES.knight[ksq] & safe & p.knight_attacks,
+            diagonal & p.bishop_attacks,
+            straight & p.rook_attacks,
+            (diagonal | straight) & p.queen_attacks,
+        ];
+        (0..4)
+            .filter(|&i| checks[i].any())
+            .map(|i| SAFE_CHECK[i + 1])
+            .sum()
     }
 
     /// Passed pawns, and isolated and doubled ones.
@@ -424,11 +450,13 @@ struct PieceTerms {
     mobility: Score,
     attackers: i32,
     attack_weight: i32,
-    /// The squares the side's pawns attack, its Knights and Bishops, its Rooks, and all its
+    /// The squares the side's pawns attack, its Knights, Bishops, Rooks, Queens, and all its
     /// pieces (the King included).
     pawn_attacks: Bb,
-    minor_attacks: Bb,
+    knight_attacks: Bb,
+    bishop_attacks: Bb,
     rook_attacks: Bb,
+    queen_attacks: Bb,
     attacks: Bb,
 }
 
@@ -626,6 +654,50 @@ mod tests {
             see("4k3/8/8/3p4/2b5/4N3/8/4K3 w - - 0 1", "e3d5"),
             100 - 320
         );
+    }
+
+    /// White's and Black's weighted threats term.
+    fn threats(fen: &str) -> (Score, Score) {
+        let p = ChessPosition::from_fen(fen, false).unwrap();
+        let mut t = Breakdown::default();
+        p.evaluate_with(&mut t);
+        let (_, white, black) = *t.terms.iter().find(|x| x.0 == "threats").unwrap();
+        (white, black)
+    }
+
+    #[test]
+    fn threats_count_attacks_by_lesser_pieces_and_undefended_pieces() {
+        // A pawn attacks an undefended Knight: a threat and a hanging piece; Black's Knight
+        // threatens nothing (pawns do not count).
+        let (white, black) = threats("4k3/8/8/3n4/4P3/8/8/4K3 w - - 0 1");
+        assert_eq!(black, Score::default());
+        assert!(white.0 > 0 && white.1 > 0, "{white:?}");
+        // Defended by a pawn, the Knight is still attacked by a pawn but no longer hanging.
+        let (defended, _) = threats("4k3/8/4p3/3n4/4P3/8/8/4K3 w - - 0 1");
+        assert!(
+            defended.0 > 0 && defended.0 < white.0,
+            "{defended:?} {white:?}"
+        );
+        // Nothing attacked, no threat.
+        let (none, _) = threats("4k3/8/8/3n4/8/4P3/8/4K3 w - - 0 1");
+        assert_eq!(none, Score::default());
+    }
+
+    #[test]
+    fn a_check_is_safe_only_where_the_king_side_does_not_attack() {
+        let checks = |fen: &str| {
+            let p = ChessPosition::from_fen(fen, false).unwrap();
+            let w = p.piece_terms(Colour::WHITE, &mut 0);
+            let b = p.piece_terms(Colour::BLACK, &mut 0);
+            p.safe_checks(Colour::WHITE, &w, &b)
+        };
+        // The Knight on e5 checks from f7 (nobody guards it) and g6 (the h7 pawn does).
+        assert_eq!(
+            checks("7k/6pp/8/4N3/8/8/8/4K3 w - - 0 1"),
+            SAFE_CHECK[kind::KNIGHT as usize]
+        );
+        // With a Rook on f8 guarding f7, no check is safe.
+        assert_eq!(checks("5r1k/6pp/8/4N3/8/8/8/4K3 w - - 0 1"), 0);
     }
 
     #[test]
