@@ -219,7 +219,8 @@ fn greedy_beats_random_without_any_engine_process() {
 
 #[test]
 fn adjudication_by_score_and_move_limit() {
-    // Greedy reports material; three moves at -5 or worse and it resigns.
+    // Greedy reports material; two moves at -4 or worse and it resigns (at three moves and
+    // -5 the engine once mated it first).
     let (summary, _) = play(&[
         "--engine",
         &format!("cmd={STRATA}"),
@@ -229,8 +230,8 @@ fn adjudication_by_score_and_move_limit() {
         "--games",
         "2",
         "--resign",
-        "movecount=3",
-        "score=500",
+        "movecount=2",
+        "score=400",
     ]);
     for r in &summary.records {
         assert_eq!(r.termination, Termination::Adjudication, "{}", r.reason);
