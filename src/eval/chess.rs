@@ -75,12 +75,12 @@ const MOBILITY: [(Score, i32); 4] = [
 const KING_ATTACK_WEIGHT: [i32; 5] = [0, 2, 2, 3, 5];
 /// ... squared, divided by this ...
 const KING_ATTACK_DIVISOR: i32 = 16;
-/// ... at most this; counted only with two attackers or more and a Queen. A safe check (a
-/// square from which a Knight, Bishop, Rook or Queen that can go there checks the King, not
-/// attacked by the King's side) adds this much to the attack weight, per kind.
-const SAFE_CHECK: [i32; 5] = [0, 8, 5, 8, 6];
-/// See [`SAFE_CHECK`].
+/// ... at most this; counted only with two attackers or more and a Queen.
 const KING_ATTACK_MAX: i32 = 600;
+/// A safe check (a square from which a Knight, Bishop, Rook or Queen that can go there checks
+/// the King, not attacked by the King's side) adds this much to the King attack weight, once
+/// per kind.
+const SAFE_CHECK: [i32; 5] = [0, 8, 5, 8, 6];
 /// A pawn without a pawn of its side on the adjacent files.
 const ISOLATED: Score = Score(-10, -15);
 /// Each pawn beyond the first on a file.
@@ -286,17 +286,20 @@ impl ChessPosition {
 
     /// Material, piece-square terms and mobility of `us`'s pieces, and how they bear on the
     /// enemy King's zone (the King attack is `us`'s credit, counted on `us`'s side).
-    fn piece_terms(&self, us: Colour, phase_sum: &mut i32) -> PieceTerms {
+    /// `pawn_attacks` holds the squares each colour's pawns attack.
+    fn piece_terms(&self, us: Colour, pawn_attacks: [Bb; 2], phase_sum: &mut i32) -> PieceTerms {
         let e = &*EVAL;
         let b = self.board();
         let them = us.flip();
         let occ = b.occupied();
-        let their_pawn_attacks = pawn_attacks(b.pieces(kind::PAWN, them), them);
-        let mobility_area = TABLES.geo.all().and_not(b.colour(us) | their_pawn_attacks);
+        let mobility_area = TABLES
+            .geo
+            .all()
+            .and_not(b.colour(us) | pawn_attacks[them.idx()]);
         let their_king = self.king_square(them);
         let king_zone = TABLES.king[their_king] | BitSet::from_cell(their_king);
         let mut t = PieceTerms {
-            pawn_attacks: pawn_attacks(b.pieces(kind::PAWN, us), us),
+            pawn_attacks: pawn_attacks[us.idx()],
             ..PieceTerms::default()
         };
         t.attacks = t.pawn_attacks | TABLES.king[self.king_square(us)];
@@ -333,6 +336,12 @@ impl ChessPosition {
         }
         t.pst += e.pst[kind::KING as usize][relative(self.king_square(us), us)];
         t
+    }
+
+    /// The squares White's and Black's pawns attack.
+    fn pawn_attack_maps(&self) -> [Bb; 2] {
+        let b = self.board();
+        [Colour::WHITE, Colour::BLACK].map(|c| pawn_attacks(b.pieces(kind::PAWN, c), c))
     }
 
     /// `us`'s threats against the other side's pieces: pieces attacked by a less valuable
@@ -484,8 +493,9 @@ fn pawn_step_zone(ksq: Cell, us: Colour) -> Bb {
 impl Evaluate for ChessPosition {
     fn evaluate_with<T: Trace>(&self, trace: &mut T) -> i32 {
         let mut phase_sum = 0;
-        let pw = self.piece_terms(Colour::WHITE, &mut phase_sum);
-        let pb = self.piece_terms(Colour::BLACK, &mut phase_sum);
+        let pawns = self.pawn_attack_maps();
+        let pw = self.piece_terms(Colour::WHITE, pawns, &mut phase_sum);
+        let pb = self.piece_terms(Colour::BLACK, pawns, &mut phase_sum);
         let white = self.side_terms(Colour::WHITE, &pw, &pb, trace);
         let black = self.side_terms(Colour::BLACK, &pb, &pw, trace);
         let phase = phase_sum.min(PHASE_TOTAL) * 256 / PHASE_TOTAL;
@@ -687,8 +697,9 @@ mod tests {
     fn a_check_is_safe_only_where_the_king_side_does_not_attack() {
         let checks = |fen: &str| {
             let p = ChessPosition::from_fen(fen, false).unwrap();
-            let w = p.piece_terms(Colour::WHITE, &mut 0);
-            let b = p.piece_terms(Colour::BLACK, &mut 0);
+            let pawns = p.pawn_attack_maps();
+            let w = p.piece_terms(Colour::WHITE, pawns, &mut 0);
+            let b = p.piece_terms(Colour::BLACK, pawns, &mut 0);
             p.safe_checks(Colour::WHITE, &w, &b)
         };
         // The Knight on e5 checks from f7 (nobody guards it) and g6 (the h7 pawn does).
