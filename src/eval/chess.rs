@@ -286,8 +286,8 @@ impl ChessPosition {
 
     /// Material, piece-square terms and mobility of `us`'s pieces, and how they bear on the
     /// enemy King's zone (the King attack is `us`'s credit, counted on `us`'s side).
-    /// `pawn_attacks` holds the squares each colour's pawns attack.
-    fn piece_terms(&self, us: Colour, pawn_attacks: [Bb; 2], phase_sum: &mut i32) -> PieceTerms {
+    /// `pawn_maps` holds the squares each colour's pawns attack.
+    fn piece_terms(&self, us: Colour, pawn_maps: [Bb; 2], phase_sum: &mut i32) -> PieceTerms {
         let e = &*EVAL;
         let b = self.board();
         let them = us.flip();
@@ -295,11 +295,11 @@ impl ChessPosition {
         let mobility_area = TABLES
             .geo
             .all()
-            .and_not(b.colour(us) | pawn_attacks[them.idx()]);
+            .and_not(b.colour(us) | pawn_maps[them.idx()]);
         let their_king = self.king_square(them);
         let king_zone = TABLES.king[their_king] | BitSet::from_cell(their_king);
         let mut t = PieceTerms {
-            pawn_attacks: pawn_attacks[us.idx()],
+            pawn_attacks: pawn_maps[us.idx()],
             ..PieceTerms::default()
         };
         t.attacks = t.pawn_attacks | TABLES.king[self.king_square(us)];
