@@ -95,9 +95,17 @@ struct TuneArgs {
     /// Target = LAMBDA * result + (1 - LAMBDA) * sigmoid(search score).
     #[arg(long, default_value_t = 1.0)]
     lambda: f64,
-    /// Terms held at their current weights (by name, e.g. --keep material).
+    /// Terms held at their current weights (by name, e.g. --keep material; `pst` holds the
+    /// piece-square table).
     #[arg(long, num_args = 1..)]
     keep: Vec<String>,
+    /// Adam's step size for the piece-square table's values, in centipawns.
+    #[arg(long, default_value_t = 1.0)]
+    table_rate: f64,
+    /// Pull of the piece-square values towards zero (added to each one's gradient, times
+    /// the value): an entry few positions use stays near zero.
+    #[arg(long, default_value_t = 1e-7)]
+    table_decay: f64,
     /// Write the fitted weights here (e.g. src/eval/weights/chess.txt).
     #[arg(long)]
     out: Option<PathBuf>,
@@ -182,6 +190,8 @@ fn run_tune(args: TuneArgs) -> Result<(), String> {
         rate: args.rate,
         lambda: args.lambda,
         keep: args.keep.clone(),
+        table_rate: args.table_rate,
+        table_decay: args.table_decay,
         ..Config::default()
     };
     let start = Instant::now();
@@ -195,8 +205,15 @@ fn run_tune(args: TuneArgs) -> Result<(), String> {
         ),
         format!("Made by: {}", command_line()),
         format!(
-            "{} training and {} validation positions, k = {:.6}, {} iterations of Adam (rate {}, lambda {})",
-            f.train, f.validation, f.k, config.iterations, config.rate, config.lambda
+            "{} training and {} validation positions, k = {:.6}, {} iterations of Adam (rate {}, lambda {}, table rate {}, table decay {})",
+            f.train,
+            f.validation,
+            f.k,
+            config.iterations,
+            config.rate,
+            config.lambda,
+            config.table_rate,
+            config.table_decay
         ),
         format!(
             "Log loss: training {:.6} -> {:.6}, validation {:.6} -> {:.6}",

@@ -144,11 +144,15 @@ const KING_ATTACK_TERM: usize = 8;
 const POLE_TERM: usize = 9;
 const THREATS_TERM: usize = 10;
 
+/// The piece kinds of the fitted piece-square table (`Weights::table`), in kind order: its
+/// values add to the piece-square terms computed from the geometry.
+const TABLE_KINDS: &str = "PNBRQK";
+
 /// The weights of chess and of Pole Chess.
 static WEIGHTS: LazyLock<[Weights; 2]> = LazyLock::new(|| {
     [
-        weights::builtin("chess", TERMS),
-        weights::builtin("pole", TERMS),
+        weights::builtin_from("chess", Weights::neutral(TERMS).with_table(TABLE_KINDS, 64)),
+        weights::builtin_from("pole", Weights::neutral(TERMS).with_table(TABLE_KINDS, 64)),
     ]
 });
 
@@ -268,7 +272,14 @@ impl ChessPosition {
                 POLE_IN_HAND
             };
         }
-        let mut sum = record(trace, w, MATERIAL_TERM, us, p.material)
+        let table = if us == Colour::WHITE {
+            (p.table, Score::default())
+        } else {
+            (Score::default(), p.table)
+        };
+        trace.term(TERMS[PST_TERM], table.0, table.1);
+        let mut sum = p.table
+            + record(trace, w, MATERIAL_TERM, us, p.material)
             + record(trace, w, PST_TERM, us, p.pst)
             + record(trace, w, MOBILITY_TERM, us, p.mobility)
             + record(trace, w, PASSED_TERM, us, passed)
@@ -286,9 +297,23 @@ impl ChessPosition {
 
     /// Material, piece-square terms and mobility of `us`'s pieces, and how they bear on the
     /// enemy King's zone (the King attack is `us`'s credit, counted on `us`'s side).
-    /// `pawn_maps` holds the squares each colour's pawns attack.
-    fn piece_terms(&self, us: Colour, pawn_maps: [Bb; 2], phase_sum: &mut i32) -> PieceTerms {
+    /// `pawn_maps` holds the squares each colour's pawns attack. The fitted piece-square
+    /// table's entries are reported to `trace` as they are added.
+    fn piece_terms<T: Trace>(
+        &self,
+        us: Colour,
+        pawn_maps: [Bb; 2],
+        phase_sum: &mut i32,
+        trace: &mut T,
+    ) -> PieceTerms {
         let e = &*EVAL;
+        let w = weights(self.is_pole());
+        let team = us.team();
+        let mut table = |kind: u8, sq: Cell| {
+            let i = kind as usize * 64 + relative(sq, us);
+            trace.table(i, team);
+            w.table(i)
+        };
         let b = self.board();
         let them = us.flip();
         let occ = b.occupied();
@@ -308,6 +333,7 @@ impl ChessPosition {
                 t.material += MATERIAL[k as usize];
                 *phase_sum += PHASE[k as usize];
                 t.pst += e.pst[k as usize][relative(sq, us)];
+                t.table += table(k, sq);
                 let att = match k {
                     kind::KNIGHT => TABLES.knight[sq],
                     kind::BISHOP => bishop_attacks(&TABLES, sq, occ),
@@ -335,6 +361,7 @@ impl ChessPosition {
             }
         }
         t.pst += e.pst[kind::KING as usize][relative(self.king_square(us), us)];
+        t.table += table(kind::KING, self.king_square(us));
         t
     }
 
@@ -456,6 +483,8 @@ impl ChessPosition {
 struct PieceTerms {
     material: Score,
     pst: Score,
+    /// The fitted piece-square table's values (added as they are, no weight).
+    table: Score,
     mobility: Score,
     attackers: i32,
     attack_weight: i32,
@@ -494,8 +523,8 @@ impl Evaluate for ChessPosition {
     fn evaluate_with<T: Trace>(&self, trace: &mut T) -> i32 {
         let mut phase_sum = 0;
         let pawns = self.pawn_attack_maps();
-        let pw = self.piece_terms(Colour::WHITE, pawns, &mut phase_sum);
-        let pb = self.piece_terms(Colour::BLACK, pawns, &mut phase_sum);
+        let pw = self.piece_terms(Colour::WHITE, pawns, &mut phase_sum, trace);
+        let pb = self.piece_terms(Colour::BLACK, pawns, &mut phase_sum, trace);
         let white = self.side_terms(Colour::WHITE, &pw, &pb, trace);
         let black = self.side_terms(Colour::BLACK, &pb, &pw, trace);
         let phase = phase_sum.min(PHASE_TOTAL) * 256 / PHASE_TOTAL;
@@ -607,7 +636,7 @@ impl Evaluate for ChessPosition {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::Breakdown;
+    use crate::eval::{Breakdown, NoTrace};
 
     fn eval(fen: &str) -> i32 {
         ChessPosition::from_fen(fen, false).unwrap().evaluate()
@@ -698,8 +727,8 @@ mod tests {
         let checks = |fen: &str| {
             let p = ChessPosition::from_fen(fen, false).unwrap();
             let pawns = p.pawn_attack_maps();
-            let w = p.piece_terms(Colour::WHITE, pawns, &mut 0);
-            let b = p.piece_terms(Colour::BLACK, pawns, &mut 0);
+            let w = p.piece_terms(Colour::WHITE, pawns, &mut 0, &mut NoTrace);
+            let b = p.piece_terms(Colour::BLACK, pawns, &mut 0, &mut NoTrace);
             p.safe_checks(Colour::WHITE, &w, &b)
         };
         // The Knight on e5 checks from f7 (nobody guards it) and g6 (the h7 pawn does).

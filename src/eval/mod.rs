@@ -78,6 +78,10 @@ pub trait Trace {
     /// applied (for the tuner).
     #[inline(always)]
     fn raw(&mut self, _term: usize, _team: usize, _value: Score) {}
+    /// Records that the evaluation added entry `entry` of the variant's piece-square table
+    /// (`Weights::table`) once for `team` (for the tuner).
+    #[inline(always)]
+    fn table(&mut self, _entry: usize, _team: usize) {}
     /// Records the phase used for tapering.
     fn phase(&mut self, phase: i32);
 }

@@ -1,14 +1,21 @@
 //! `strata tune`: Texel's method. Every term of a variant's evaluation has a middlegame and
-//! an endgame weight ([`crate::eval::weights`]); this fits them to positions labelled with
-//! their games' results by minimising the logistic loss (cross-entropy) of the result given
-//! the evaluation, with Adam, and writes the weights file the evaluation reads.
+//! an endgame weight ([`crate::eval::weights`]), and a variant may have a piece-square table
+//! of additive values; this fits them to positions labelled with their games' results by
+//! minimising the logistic loss (cross-entropy) of the result given the evaluation, with
+//! Adam, and writes the weights file the evaluation reads.
 //!
 //! The evaluation is linear in the weights: each position's terms are taken once, unweighted
-//! (through [`Trace::raw`]), and the model of its evaluation is
-//! `rest + sum over terms of (w_mg * mg * phase + w_eg * eg * (256 - phase)) / 256`, where
+//! (through [`Trace::raw`]), with the piece-square entries it adds (through
+//! [`Trace::table`]), and the model of its evaluation is
+//! `rest + sum over terms of (w_mg * mg * phase + w_eg * eg * (256 - phase)) / 256
+//! + sum over entries of count * (t_mg * phase + t_eg * (256 - phase)) / 256`, where
 //! `rest` is what the weights do not touch (the tempo, rounding, chess's pawnless scaling),
 //! fixed so that the model equals the real evaluation at the starting weights. The logistic
 //! curve's scale `k` is fitted first, to the starting weights, and then held.
+//!
+//! A table entry seen in few positions would be moved by Adam as fast as one seen in many
+//! (Adam's steps do not depend on the gradient's size), so the table's values are pulled
+//! towards zero by a decay: an entry moves only as far as its positions' evidence carries it.
 
 use super::data::Sample;
 use crate::eval::weights::{ONE, Weights};
@@ -34,9 +41,19 @@ pub struct Config {
     /// tell a fit to those accidents from a fit to the variant.
     pub holdout_every: usize,
     /// Terms (by name) held at their current weights, e.g. material as the anchor of the
-    /// scale while the rest moves.
+    /// scale while the rest moves; [`TABLE_NAME`] holds the piece-square table.
     pub keep: Vec<String>,
+    /// Adam's step size for the piece-square table, in centipawns.
+    pub table_rate: f64,
+    /// The decay of the table's values: `decay * value` is added to each one's gradient.
+    pub table_decay: f64,
 }
+
+/// The name `keep` knows the piece-square table by.
+pub const TABLE_NAME: &str = "pst";
+
+/// The largest piece-square value a fit gives, in centipawns.
+const MAX_TABLE: f64 = crate::eval::weights::TABLE_MAX as f64;
 
 impl Default for Config {
     fn default() -> Self {
@@ -46,6 +63,8 @@ impl Default for Config {
             lambda: 1.0,
             holdout_every: 10,
             keep: Vec::new(),
+            table_rate: 1.0,
+            table_decay: 1e-7,
         }
     }
 }
@@ -59,6 +78,9 @@ struct Point {
     rest: f64,
     /// (term, middlegame, endgame): White's team's term minus Black's, unweighted.
     terms: Vec<(usize, f64, f64)>,
+    /// (parameter index of the entry's middlegame value, count): how often White's team's
+    /// pieces use a piece-square entry less how often Black's do.
+    cells: Vec<(usize, f64)>,
     target: f64,
     /// The search's score (White's team's view), for the target's second part.
     score: f64,
@@ -84,6 +106,8 @@ pub struct Fit {
 #[derive(Default)]
 struct Raw {
     terms: Vec<(usize, usize, Score)>,
+    /// (entry, team) for each piece-square entry added.
+    table: Vec<(usize, usize)>,
     phase: i32,
 }
 
@@ -94,6 +118,9 @@ impl Trace for Raw {
     }
     fn raw(&mut self, term: usize, team: usize, value: Score) {
         self.terms.push((term, team, value));
+    }
+    fn table(&mut self, entry: usize, team: usize) {
+        self.table.push((entry, team));
     }
 }
 
@@ -108,9 +135,9 @@ fn log_loss(p: f64, t: f64) -> f64 {
 }
 
 impl Point {
-    /// The point of `sample`, whose evaluation is taken with the weights `scale` (two per
-    /// term, as [`current`] gives them).
-    fn new(game: &AnyGame, sample: &Sample, scale: &[f64]) -> Point {
+    /// The point of `sample`, whose evaluation is taken with the parameters `scale` (two
+    /// per term, then two per table entry, as [`current`] gives them).
+    fn new(game: &AnyGame, sample: &Sample, scale: &[f64], terms_len: usize) -> Point {
         let mut raw = Raw::default();
         let (eval, team) = with_game!(game, g => (g.evaluate_with(&mut raw), g.team_to_move()));
         let white = if team == 0 { eval } else { -eval } as f64;
@@ -126,10 +153,21 @@ impl Point {
             }
         }
         terms.retain(|x| x.1 != 0.0 || x.2 != 0.0);
+        let mut cells: Vec<(usize, f64)> = Vec::new();
+        for (entry, t) in raw.table {
+            let i = 2 * (terms_len + entry);
+            let sign = if t == 0 { 1.0 } else { -1.0 };
+            match cells.iter_mut().find(|x| x.0 == i) {
+                Some(x) => x.1 += sign,
+                None => cells.push((i, sign)),
+            }
+        }
+        cells.retain(|x| x.1 != 0.0);
         let mut p = Point {
             mg: raw.phase as f64 / 256.0,
             rest: 0.0,
             terms,
+            cells,
             target: sample.result,
             score: sample.score as f64,
             result: sample.result,
@@ -138,25 +176,33 @@ impl Point {
         p
     }
 
-    /// The model's evaluation under `scale` (2 per term, 1.0 = as computed).
+    /// The model's evaluation under `scale` (2 per term, 1.0 = as computed, then 2 per
+    /// table entry in centipawns).
     #[inline]
     fn eval(&self, scale: &[f64]) -> f64 {
         let mut e = self.rest;
         for &(t, mg, eg) in &self.terms {
             e += scale[2 * t] * mg * self.mg + scale[2 * t + 1] * eg * (1.0 - self.mg);
         }
+        for &(i, n) in &self.cells {
+            e += n * (scale[i] * self.mg + scale[i + 1] * (1.0 - self.mg));
+        }
         e
     }
 }
 
-/// The weights as scale factors, two per term.
+/// The weights as parameters: two scale factors per term, then the piece-square table's
+/// values (two per entry, centipawns).
 fn current(w: &Weights) -> Vec<f64> {
-    (0..w.names().len())
-        .flat_map(|t| {
-            let s = w.get(t);
-            [s.0 as f64 / ONE as f64, s.1 as f64 / ONE as f64]
-        })
-        .collect()
+    let scales = (0..w.names().len()).flat_map(|t| {
+        let s = w.get(t);
+        [s.0 as f64 / ONE as f64, s.1 as f64 / ONE as f64]
+    });
+    let table = (0..w.table_len()).flat_map(|i| {
+        let s = w.table(i);
+        [s.0 as f64, s.1 as f64]
+    });
+    scales.chain(table).collect()
 }
 
 fn mean_loss(points: &[Point], scale: &[f64], k: f64) -> f64 {
@@ -204,8 +250,13 @@ pub fn fit(
     }
     let every = config.holdout_every.max(2);
     let start = current(weights);
+    let terms_len = weights.names().len();
     let mut free = vec![true; start.len()];
     for name in &config.keep {
+        if name == TABLE_NAME {
+            free[2 * terms_len..].iter_mut().for_each(|f| *f = false);
+            continue;
+        }
         let t = weights
             .names()
             .iter()
@@ -216,7 +267,7 @@ pub fn fit(
     }
     let (mut train, mut validation) = (Vec::new(), Vec::new());
     for ((g, s), game) in samples.iter().zip(games) {
-        let p = Point::new(g, s, &start);
+        let p = Point::new(g, s, &start, terms_len);
         if game % every == every - 1 {
             validation.push(p);
         } else {
@@ -253,24 +304,41 @@ pub fn fit(
                 grad[2 * t] += d * mg * p.mg;
                 grad[2 * t + 1] += d * eg * (1.0 - p.mg);
             }
+            for &(i, c) in &p.cells {
+                grad[i] += d * c * p.mg;
+                grad[i + 1] += d * c * (1.0 - p.mg);
+            }
         }
         let norm = 1.0 / train.len() as f64;
         for i in (0..n).filter(|&i| free[i]) {
-            let g = grad[i] * norm;
+            let table = i >= 2 * terms_len;
+            let mut g = grad[i] * norm;
+            if table {
+                g += config.table_decay * scale[i];
+            }
             m[i] = b1 * m[i] + (1.0 - b1) * g;
             v[i] = b2 * v[i] + (1.0 - b2) * g * g;
             let mh = m[i] / (1.0 - b1.powi(it as i32));
             let vh = v[i] / (1.0 - b2.powi(it as i32));
-            scale[i] = (scale[i] - config.rate * mh / (vh.sqrt() + eps)).clamp(0.0, MAX_WEIGHT);
+            scale[i] = if table {
+                (scale[i] - config.table_rate * mh / (vh.sqrt() + eps)).clamp(-MAX_TABLE, MAX_TABLE)
+            } else {
+                (scale[i] - config.rate * mh / (vh.sqrt() + eps)).clamp(0.0, MAX_WEIGHT)
+            };
         }
         if it % 100 == 0 {
             progress(it, mean_loss(&train, &scale, k));
         }
     }
     let mut fitted = weights.clone();
-    for t in 0..weights.names().len() {
+    for t in 0..terms_len {
         let w = |x: f64| (x * ONE as f64).round() as i32;
         fitted.set(t, Score(w(scale[2 * t]), w(scale[2 * t + 1])));
+    }
+    for e in 0..weights.table_len() {
+        let i = 2 * (terms_len + e);
+        let cp = |x: f64| x.round() as i32;
+        fitted.set_table(e, Score(cp(scale[i]), cp(scale[i + 1])));
     }
     // The loss of the weights as they will be written (rounded).
     let written = current(&fitted);
@@ -320,7 +388,7 @@ mod tests {
                 },
             ));
         }
-        let p = Point::new(&samples[0].0, &samples[0].1, &current(&w));
+        let p = Point::new(&samples[0].0, &samples[0].1, &current(&w), w.names().len());
         let real = with_game!(&samples[0].0, g => g.evaluate()) as f64;
         assert!((p.eval(&current(&w)) - real).abs() < 1e-6);
         // Every position its own game, every third held out: all five kinds in both sets.
@@ -344,6 +412,19 @@ mod tests {
         assert_ne!(free.weights.get(material), w.get(material));
         assert_eq!(held.weights.get(material), w.get(material));
         assert_ne!(held.weights, w);
+        // The piece-square table learns that a pawn on e4 or e5 (cells 28 and 36 from its
+        // side's view) wins these endgames; with the table kept it stays where it was.
+        for cell in [28, 36] {
+            assert!(free.weights.table(cell).1 > w.table(cell).1, "{cell}");
+        }
+        let table_kept = Config {
+            keep: vec![TABLE_NAME.into()],
+            ..config.clone()
+        };
+        let scales_only = fit(&samples, &games, &w, &table_kept, &|_, _| {}).unwrap();
+        for e in 0..w.table_len() {
+            assert_eq!(scales_only.weights.table(e), w.table(e), "{e}");
+        }
         let unknown = Config {
             keep: vec!["no such term".into()],
             ..config
