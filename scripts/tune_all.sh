@@ -21,6 +21,7 @@ for v in $variants; do
     case $v in
         polyhedron) games=${GAMES:-600} ;;
         future-generation) games=${GAMES:-4000} ;;
+        chess) games=${GAMES:-10000} ;;
         *) games=${GAMES:-3000} ;;
     esac
     "$bin" datagen --variant "$v" --games "$games" --nodes "${NODES:-3000}" --seed 1 \
