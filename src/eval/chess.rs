@@ -3,9 +3,10 @@
 //! Material (PeSTO's well-tested values), piece-square terms computed from the board's
 //! geometry (centrality for pieces, advancement for pawns, back rank for the King in the
 //! middlegame), mobility, King safety (attackers on the King's zone, safe checks, pawn
-//! shield), pawn structure (passed, doubled, isolated pawns), Bishop pair, Rooks on open files,
-//! threats (pieces attacked by lesser ones or left undefended), and the Pole in hand in Pole
-//! Chess.
+//! shield), pawn structure (passed, doubled, isolated, connected pawns; passed pawns' path
+//! and the Kings' distances to it), Bishop pair, outposts, Rooks on open files, threats
+//! (pieces attacked by lesser ones or left undefended), a fitted piece-square table, and the
+//! Pole in hand in Pole Chess.
 
 use std::sync::LazyLock;
 
@@ -109,6 +110,28 @@ const MINOR_THREAT: Score = Score(35, 25);
 const ROOK_THREAT: Score = Score(35, 25);
 /// ... and each enemy piece (not a pawn or the King) that we attack and they do not defend.
 const HANGING: Score = Score(25, 15);
+/// Passed pawns' support, times the pawn's rank weight `max(0, 5 * rank - 13)` (rank 0 = its
+/// first rank: 2 on the fourth rank, 17 on the seventh): in the endgame, per square (at most
+/// five) of the enemy King's distance to the square in front of the pawn ...
+const PASSER_THEIR_KING: i32 = 2;
+/// ... less per square of our King's distance to it; and with that square empty, a bonus when
+/// no square in front is attacked by the enemy ...
+const PASSER_OUR_KING: i32 = 1;
+/// See [`PASSER_OUR_KING`].
+const PASSER_FREE_PATH: i32 = 17;
+/// ... a smaller one when only squares further on are ...
+const PASSER_SAFE_STOP: i32 = 10;
+/// ... and this when we defend the square in front.
+const PASSER_DEFENDED_STOP: i32 = 3;
+/// A pawn defended by one of ours or beside one of ours on its rank (a phalanx), by rank from
+/// its side: the middlegame value, doubled for a phalanx and halved when an enemy pawn stands
+/// in front of it on its file; the endgame value is that times `(rank - 2) / 4`.
+const CONNECTED: [i32; 8] = [0, 3, 4, 6, 14, 24, 43, 0];
+/// A Knight or Bishop on an outpost (ranks 4 to 6 from its side, defended by one of our
+/// pawns, out of reach of the enemy pawns): Knight ...
+const KNIGHT_OUTPOST: Score = Score(30, 20);
+/// ... Bishop.
+const BISHOP_OUTPOST: Score = Score(15, 10);
 /// The side to move's bonus.
 const TEMPO: i32 = 15;
 /// Without pawns, a side ahead by less than this ...
@@ -131,6 +154,9 @@ const TERMS: &[&str] = &[
     "king attack",
     "pole in hand",
     "threats",
+    "passer support",
+    "connected pawns",
+    "outposts",
 ];
 const MATERIAL_TERM: usize = 0;
 const PST_TERM: usize = 1;
@@ -143,6 +169,9 @@ const SHIELD_TERM: usize = 7;
 const KING_ATTACK_TERM: usize = 8;
 const POLE_TERM: usize = 9;
 const THREATS_TERM: usize = 10;
+const PASSER_SUPPORT_TERM: usize = 11;
+const CONNECTED_TERM: usize = 12;
+const OUTPOST_TERM: usize = 13;
 
 /// The piece kinds of the fitted piece-square table (`Weights::table`), in kind order: its
 /// values add to the piece-square terms computed from the geometry.
@@ -167,8 +196,10 @@ struct EvalTables {
     pst: [[Score; 64]; 6],
     /// Squares in front of a White / Black pawn on its file and the adjacent files.
     passed_span: [[Bb; 64]; 2],
-    /// Each file's squares.
+    /// Each file's squares ...
     files: [Bb; 8],
+    /// ... and each rank's.
+    ranks: [Bb; 8],
     /// The adjacent files of each file.
     adjacent: [Bb; 8],
 }
@@ -193,8 +224,10 @@ static EVAL: LazyLock<EvalTables> = LazyLock::new(|| {
         );
     }
     let mut files = [Bb::EMPTY; 8];
+    let mut ranks = [Bb::EMPTY; 8];
     for sq in 0..64 {
         files[sq % 8].insert(sq);
+        ranks[sq / 8].insert(sq);
     }
     let adjacent = std::array::from_fn(|f| {
         let mut b = Bb::EMPTY;
@@ -224,6 +257,7 @@ static EVAL: LazyLock<EvalTables> = LazyLock::new(|| {
         pst,
         passed_span,
         files,
+        ranks,
         adjacent,
     }
 });
@@ -288,7 +322,16 @@ impl ChessPosition {
             + record(trace, w, ROOK_FILES_TERM, us, rooks)
             + record(trace, w, SHIELD_TERM, us, shield)
             + record(trace, w, KING_ATTACK_TERM, us, pressure)
-            + record(trace, w, THREATS_TERM, us, self.threats(us, p, q));
+            + record(trace, w, THREATS_TERM, us, self.threats(us, p, q))
+            + record(
+                trace,
+                w,
+                PASSER_SUPPORT_TERM,
+                us,
+                self.passer_support(us, p, q),
+            )
+            + record(trace, w, CONNECTED_TERM, us, self.connected_pawns(us, p))
+            + record(trace, w, OUTPOST_TERM, us, self.outposts(us, p));
         if self.is_pole() {
             sum += record(trace, w, POLE_TERM, us, pole);
         }
@@ -429,6 +472,97 @@ impl ChessPosition {
             }
         }
         (passed, weak)
+    }
+
+    /// How far `us`'s passed pawns can go: the Kings' distances to the square in front of
+    /// each (endgame), whether that square and the ones beyond it are attacked by the other
+    /// side (`q`'s attacks) and defended by ours (`p`'s); more the further the pawn is.
+    fn passer_support(&self, us: Colour, p: &PieceTerms, q: &PieceTerms) -> Score {
+        let e = &*EVAL;
+        let b = self.board();
+        let their_pawns = b.pieces(kind::PAWN, us.flip());
+        let occ = b.occupied();
+        let distance = |a: Cell, c: Cell| {
+            let (ax, ay, cx, cy) = (a % 8, a / 8, c % 8, c / 8);
+            ax.abs_diff(cx).max(ay.abs_diff(cy)).min(5) as i32
+        };
+        let (ours, theirs) = (self.king_square(us), self.king_square(us.flip()));
+        let mut s = Score::default();
+        for sq in b.pieces(kind::PAWN, us) {
+            let span = e.passed_span[us.idx()][sq];
+            let rank = (relative(sq, us) / 8) as i32;
+            let w = 5 * rank - 13;
+            if span.intersects(their_pawns) || w <= 0 {
+                continue;
+            }
+            let stop = if us == Colour::WHITE { sq + 8 } else { sq - 8 };
+            s.1 += w
+                * (distance(theirs, stop) * PASSER_THEIR_KING
+                    - distance(ours, stop) * PASSER_OUR_KING);
+            if occ.contains(stop) {
+                continue;
+            }
+            let path = span & e.files[sq % 8];
+            let unsafe_squares = path & q.attacks;
+            let mut k = if unsafe_squares.is_empty() {
+                PASSER_FREE_PATH
+            } else if !unsafe_squares.contains(stop) {
+                PASSER_SAFE_STOP
+            } else {
+                0
+            };
+            if p.attacks.contains(stop) {
+                k += PASSER_DEFENDED_STOP;
+            }
+            s += Score(k * w, k * w);
+        }
+        s
+    }
+
+    /// `us`'s connected pawns: defended by a pawn of ours (`p.pawn_attacks`) or beside one.
+    fn connected_pawns(&self, us: Colour, p: &PieceTerms) -> Score {
+        let e = &*EVAL;
+        let b = self.board();
+        let our_pawns = b.pieces(kind::PAWN, us);
+        let their_pawns = b.pieces(kind::PAWN, us.flip());
+        let mut s = Score::default();
+        for sq in our_pawns {
+            let rank = relative(sq, us) / 8;
+            let beside = e.adjacent[sq % 8] & e.ranks[sq / 8];
+            let phalanx = beside.intersects(our_pawns);
+            if !phalanx && !p.pawn_attacks.contains(sq) {
+                continue;
+            }
+            let opposed = (e.passed_span[us.idx()][sq] & e.files[sq % 8]).intersects(their_pawns);
+            let v = CONNECTED[rank] * (1 + phalanx as i32) / (1 + opposed as i32);
+            s += Score(v, v * (rank as i32 - 2) / 4);
+        }
+        s
+    }
+
+    /// `us`'s Knights and Bishops on outposts: ranks 4 to 6 from `us`'s side, defended by a
+    /// pawn of ours, and no enemy pawn on an adjacent file that could still attack the square.
+    fn outposts(&self, us: Colour, p: &PieceTerms) -> Score {
+        let e = &*EVAL;
+        let b = self.board();
+        let their_pawns = b.pieces(kind::PAWN, us.flip());
+        let mut s = Score::default();
+        for (k, bonus) in [
+            (kind::KNIGHT, KNIGHT_OUTPOST),
+            (kind::BISHOP, BISHOP_OUTPOST),
+        ] {
+            for sq in b.pieces(k, us) {
+                let rank = relative(sq, us) / 8;
+                let reachable = e.passed_span[us.idx()][sq] & e.adjacent[sq % 8];
+                if (3..=5).contains(&rank)
+                    && p.pawn_attacks.contains(sq)
+                    && !reachable.intersects(their_pawns)
+                {
+                    s += bonus;
+                }
+            }
+        }
+        s
     }
 
     /// The Bishop pair, and Rooks on open and semi-open files.
@@ -696,6 +830,82 @@ mod tests {
     }
 
     /// White's and Black's weighted threats term.
+    /// The position of `fen` and White's and Black's piece terms.
+    fn with_terms(fen: &str) -> (ChessPosition, PieceTerms, PieceTerms) {
+        let p = ChessPosition::from_fen(fen, false).unwrap();
+        let pawns = p.pawn_attack_maps();
+        let w = p.piece_terms(Colour::WHITE, pawns, &mut 0, &mut NoTrace);
+        let b = p.piece_terms(Colour::BLACK, pawns, &mut 0, &mut NoTrace);
+        (p, w, b)
+    }
+
+    /// White's unweighted passer support, connected pawns and outposts.
+    fn pawn_and_outpost_terms(fen: &str) -> (Score, Score, Score) {
+        let (p, w, b) = with_terms(fen);
+        (
+            p.passer_support(Colour::WHITE, &w, &b),
+            p.connected_pawns(Colour::WHITE, &w),
+            p.outposts(Colour::WHITE, &w),
+        )
+    }
+
+    #[test]
+    fn passed_pawns_are_supported_by_a_free_path_and_the_kings_distances() {
+        let support = |fen| pawn_and_outpost_terms(fen).0;
+        // d7, rank weight 17: a free path (17 each) and the Kings 5 (a3) and 5 (h1, capped)
+        // squares from d8: 17 * 17 = 289, endgame plus 17 * (5 * 2 - 5 * 1).
+        assert_eq!(support("8/3P4/8/8/8/k7/8/7K w - - 0 1"), Score(289, 374));
+        // The enemy King attacks d8: no path bonus, and it is one square from it.
+        assert_eq!(
+            support("2k5/3P4/8/8/8/8/8/7K b - - 0 1"),
+            Score(0, 17 * (2 - 5))
+        );
+        // It stands on d8: blocked, distance 0.
+        assert_eq!(support("3k4/3P4/8/8/8/8/8/7K w - - 0 1"), Score(0, -85));
+        // Our King defends d8 as well (17 + 3 per rank weight), one square from it.
+        assert_eq!(
+            support("8/2KP4/8/8/8/k7/8/8 w - - 0 1"),
+            Score(20 * 17, 20 * 17 + 17 * (5 * 2 - 1))
+        );
+        // A pawn on its third rank weighs nothing; a pawn that is not passed counts not.
+        assert_eq!(support("8/8/8/8/8/3P3k/8/7K w - - 0 1"), Score(0, 0));
+        assert_eq!(support("8/4p3/8/3P4/8/7k/8/7K w - - 0 1"), Score(0, 0));
+    }
+
+    #[test]
+    fn connected_pawns_are_defended_or_side_by_side() {
+        let connected = |fen| pawn_and_outpost_terms(fen).1;
+        // e3 defends d4 (fourth rank, 6): endgame 6 * (3 - 2) / 4 = 1; e3 itself is neither.
+        assert_eq!(connected("4k3/8/8/8/3P4/4P3/8/4K3 w - - 0 1"), Score(6, 1));
+        // d4 and e4 side by side: 12 each, endgame 3 each.
+        assert_eq!(connected("4k3/8/8/8/3PP3/8/8/4K3 w - - 0 1"), Score(24, 6));
+        // With an enemy pawn in front of d4 on its file, d4's share is halved.
+        assert_eq!(
+            connected("4k3/8/3p4/8/3PP3/8/8/4K3 w - - 0 1"),
+            Score(18, 4)
+        );
+        // Apart: nothing.
+        assert_eq!(connected("4k3/8/8/8/2P1P3/8/8/4K3 w - - 0 1"), Score(0, 0));
+    }
+
+    #[test]
+    fn outposts_are_defended_by_a_pawn_and_out_of_the_enemy_pawns_reach() {
+        let outposts = |fen| pawn_and_outpost_terms(fen).2;
+        assert_eq!(
+            outposts("4k3/8/8/3N4/4P3/8/8/4K3 w - - 0 1"),
+            KNIGHT_OUTPOST
+        );
+        assert_eq!(
+            outposts("4k3/8/8/3B4/4P3/8/8/4K3 w - - 0 1"),
+            BISHOP_OUTPOST
+        );
+        // A c7 pawn could come to c6 and chase the Knight away.
+        assert_eq!(outposts("4k3/2p5/8/3N4/4P3/8/8/4K3 w - - 0 1"), Score(0, 0));
+        // Undefended, or on the third rank: no outpost.
+        assert_eq!(outposts("4k3/8/8/3N4/8/8/8/4K3 w - - 0 1"), Score(0, 0));
+        assert_eq!(outposts("4k3/8/8/8/8/3N4/4P3/4K3 w - - 0 1"), Score(0, 0));
+    }
+
     fn threats(fen: &str) -> (Score, Score) {
         let p = ChessPosition::from_fen(fen, false).unwrap();
         let mut t = Breakdown::default();
