@@ -219,8 +219,8 @@ fn greedy_beats_random_without_any_engine_process() {
 
 #[test]
 fn adjudication_by_score_and_move_limit() {
-    // Greedy reports material; two moves at -4 or worse and it resigns (at three moves and
-    // -5 the engine once mated it first).
+    // Greedy reports material; one move a pawn down or worse and it resigns (at three moves
+    // and -5, then two moves and -4, the engine grew strong enough to mate it first).
     let (summary, _) = play(&[
         "--engine",
         &format!("cmd={STRATA}"),
@@ -230,8 +230,8 @@ fn adjudication_by_score_and_move_limit() {
         "--games",
         "2",
         "--resign",
-        "movecount=2",
-        "score=400",
+        "movecount=1",
+        "score=100",
     ]);
     for r in &summary.records {
         assert_eq!(r.termination, Termination::Adjudication, "{}", r.reason);
