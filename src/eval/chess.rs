@@ -287,7 +287,7 @@ impl ChessPosition {
         trace: &mut T,
     ) -> Score {
         let w = weights(self.is_pole());
-        let (passed, weak) = self.pawn_structure(us);
+        let (passed, weak, passers) = self.pawn_structure(us);
         let (pair, rooks) = self.piece_bonuses(us);
         let shield = self.king_shield(us);
         let mut pressure = Score::default();
@@ -328,7 +328,7 @@ impl ChessPosition {
                 w,
                 PASSER_SUPPORT_TERM,
                 us,
-                self.passer_support(us, p, q),
+                self.passer_support(us, passers, p, q),
             )
             + record(trace, w, CONNECTED_TERM, us, self.connected_pawns(us, p))
             + record(trace, w, OUTPOST_TERM, us, self.outposts(us, p));
@@ -450,16 +450,18 @@ impl ChessPosition {
             .sum()
     }
 
-    /// Passed pawns, and isolated and doubled ones.
-    fn pawn_structure(&self, us: Colour) -> (Score, Score) {
+    /// Passed pawns, and isolated and doubled ones; and the passed pawns themselves.
+    fn pawn_structure(&self, us: Colour) -> (Score, Score, Bb) {
         let e = &*EVAL;
         let our_pawns = self.board().pieces(kind::PAWN, us);
         let their_pawns = self.board().pieces(kind::PAWN, us.flip());
         let mut passed = Score::default();
+        let mut passers = Bb::EMPTY;
         let mut weak = Score::default();
         for sq in our_pawns {
             if !e.passed_span[us.idx()][sq].intersects(their_pawns) {
                 passed += PASSED[relative(sq, us) / 8];
+                passers.insert(sq);
             }
             if !e.adjacent[sq % 8].intersects(our_pawns) {
                 weak += ISOLATED;
@@ -471,28 +473,25 @@ impl ChessPosition {
                 weak += DOUBLED * (n - 1);
             }
         }
-        (passed, weak)
+        (passed, weak, passers)
     }
 
-    /// How far `us`'s passed pawns can go: the Kings' distances to the square in front of
-    /// each (endgame), whether that square and the ones beyond it are attacked by the other
-    /// side (`q`'s attacks) and defended by ours (`p`'s); more the further the pawn is.
-    fn passer_support(&self, us: Colour, p: &PieceTerms, q: &PieceTerms) -> Score {
+    /// How far `us`'s passed pawns (`passers`) can go: the Kings' distances to the square in
+    /// front of each (endgame), whether that square and the ones beyond it are attacked by the
+    /// other side (`q`'s attacks) and defended by ours (`p`'s); more the further the pawn is.
+    fn passer_support(&self, us: Colour, passers: Bb, p: &PieceTerms, q: &PieceTerms) -> Score {
         let e = &*EVAL;
-        let b = self.board();
-        let their_pawns = b.pieces(kind::PAWN, us.flip());
-        let occ = b.occupied();
+        let occ = self.board().occupied();
         let distance = |a: Cell, c: Cell| {
             let (ax, ay, cx, cy) = (a % 8, a / 8, c % 8, c / 8);
             ax.abs_diff(cx).max(ay.abs_diff(cy)).min(5) as i32
         };
         let (ours, theirs) = (self.king_square(us), self.king_square(us.flip()));
         let mut s = Score::default();
-        for sq in b.pieces(kind::PAWN, us) {
-            let span = e.passed_span[us.idx()][sq];
+        for sq in passers {
             let rank = (relative(sq, us) / 8) as i32;
             let w = 5 * rank - 13;
-            if span.intersects(their_pawns) || w <= 0 {
+            if w <= 0 {
                 continue;
             }
             let stop = if us == Colour::WHITE { sq + 8 } else { sq - 8 };
@@ -502,7 +501,7 @@ impl ChessPosition {
             if occ.contains(stop) {
                 continue;
             }
-            let path = span & e.files[sq % 8];
+            let path = e.passed_span[us.idx()][sq] & e.files[sq % 8];
             let unsafe_squares = path & q.attacks;
             let mut k = if unsafe_squares.is_empty() {
                 PASSER_FREE_PATH
@@ -843,7 +842,7 @@ mod tests {
     fn pawn_and_outpost_terms(fen: &str) -> (Score, Score, Score) {
         let (p, w, b) = with_terms(fen);
         (
-            p.passer_support(Colour::WHITE, &w, &b),
+            p.passer_support(Colour::WHITE, p.pawn_structure(Colour::WHITE).2, &w, &b),
             p.connected_pawns(Colour::WHITE, &w),
             p.outposts(Colour::WHITE, &w),
         )
