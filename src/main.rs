@@ -95,14 +95,14 @@ struct TuneArgs {
     /// Target = LAMBDA * result + (1 - LAMBDA) * sigmoid(search score).
     #[arg(long, default_value_t = 1.0)]
     lambda: f64,
-    /// Terms held at their current weights (by name, e.g. --keep material; `pst` holds the
-    /// piece-square table).
+    /// Terms held at their current weights (by name, e.g. --keep material; a table's name,
+    /// `pst` or `mob`, holds that table).
     #[arg(long, num_args = 1..)]
     keep: Vec<String>,
-    /// Adam's step size for the piece-square table's values, in centipawns.
+    /// Adam's step size for the tables' values, in centipawns.
     #[arg(long, default_value_t = 1.0)]
     table_rate: f64,
-    /// Pull of the piece-square values towards zero (added to each one's gradient, times
+    /// Pull of the tables' values towards zero (added to each one's gradient, times
     /// the value): an entry few positions use stays near zero.
     #[arg(long, default_value_t = 1e-7)]
     table_decay: f64,

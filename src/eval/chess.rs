@@ -173,17 +173,69 @@ const PASSER_SUPPORT_TERM: usize = 11;
 const CONNECTED_TERM: usize = 12;
 const OUTPOST_TERM: usize = 13;
 
-/// The piece kinds of the fitted piece-square table (`Weights::table`), in kind order: its
-/// values add to the piece-square terms computed from the geometry.
+/// The piece kinds of the fitted piece-square table (`Weights::table`, `pst`), in kind
+/// order: its values add to the piece-square terms computed from the geometry.
 const TABLE_KINDS: &str = "PNBRQK";
+/// The piece kinds of the fitted mobility table (`mob`), in kind order from the Knight ...
+const MOBILITY_KINDS: &str = "NBRQ";
+/// ... by the number of squares the piece reaches (a Queen reaches at most 27) ...
+const MOBILITY_SQUARES: usize = 28;
+/// ... whose values follow the piece-square table's: they add to the linear mobility term,
+/// so that the fit can shape it (a piece that reaches nothing is worth much less than one
+/// fewer square's worth less).
+const MOBILITY_TABLE: usize = TABLE_KINDS.len() * 64;
+/// The fitted King shelter table (`shelter`, one kind, P): for the King's file and the files
+/// beside it, by the file's distance to the edge (0-3) and the rank, from the King's side, of
+/// our pawn nearest our side on the file on the King's rank or in front of it (0 = none) ...
+const SHELTER_TABLE: usize = MOBILITY_TABLE + MOBILITY_KINDS.len() * MOBILITY_SQUARES;
+/// ... and the pawn storm table (`storm`): the same for the enemy's pawns.
+const STORM_TABLE: usize = SHELTER_TABLE + 32;
+
+/// The weights file of chess or of Pole Chess read into their terms and tables.
+fn read_weights(variant: &str) -> Weights {
+    let base = Weights::neutral(TERMS)
+        .with_table(
+            "pst",
+            "KIND CELL MG EG, cells from the side's own view (a1 = 0, h8 = 63)",
+            TABLE_KINDS,
+            64,
+        )
+        .with_table(
+            "mob",
+            "KIND SQUARES MG EG, by the squares the piece reaches",
+            MOBILITY_KINDS,
+            MOBILITY_SQUARES,
+        )
+        .with_table(
+            "shelter",
+            "P INDEX MG EG, index 8 * (file's distance to the edge) + rank of our pawn",
+            "P",
+            32,
+        )
+        .with_table(
+            "storm",
+            "P INDEX MG EG, index 8 * (file's distance to the edge) + rank of their pawn",
+            "P",
+            32,
+        );
+    debug_assert_eq!(
+        base.table_range("mob").map(|r| r.start),
+        Some(MOBILITY_TABLE)
+    );
+    debug_assert_eq!(
+        base.table_range("shelter").map(|r| r.start),
+        Some(SHELTER_TABLE)
+    );
+    debug_assert_eq!(
+        base.table_range("storm").map(|r| r.end),
+        Some(base.table_len())
+    );
+    weights::builtin_from(variant, base)
+}
 
 /// The weights of chess and of Pole Chess.
-static WEIGHTS: LazyLock<[Weights; 2]> = LazyLock::new(|| {
-    [
-        weights::builtin_from("chess", Weights::neutral(TERMS).with_table(TABLE_KINDS, 64)),
-        weights::builtin_from("pole", Weights::neutral(TERMS).with_table(TABLE_KINDS, 64)),
-    ]
-});
+static WEIGHTS: LazyLock<[Weights; 2]> =
+    LazyLock::new(|| [read_weights("chess"), read_weights("pole")]);
 
 /// The evaluation weights of chess, or of Pole Chess.
 pub fn weights(pole: bool) -> &'static Weights {
@@ -306,13 +358,15 @@ impl ChessPosition {
                 POLE_IN_HAND
             };
         }
+        // The fitted tables' values, shown with the piece-square term.
+        let fitted = p.table + self.king_shelter(us, trace);
         let table = if us == Colour::WHITE {
-            (p.table, Score::default())
+            (fitted, Score::default())
         } else {
-            (Score::default(), p.table)
+            (Score::default(), fitted)
         };
         trace.term(TERMS[PST_TERM], table.0, table.1);
-        let mut sum = p.table
+        let mut sum = fitted
             + record(trace, w, MATERIAL_TERM, us, p.material)
             + record(trace, w, PST_TERM, us, p.pst)
             + record(trace, w, MOBILITY_TERM, us, p.mobility)
@@ -352,8 +406,7 @@ impl ChessPosition {
         let e = &*EVAL;
         let w = weights(self.is_pole());
         let team = us.team();
-        let mut table = |kind: u8, sq: Cell| {
-            let i = kind as usize * 64 + relative(sq, us);
+        let mut table = |i: usize| {
             trace.table(i, team);
             w.table(i)
         };
@@ -376,7 +429,7 @@ impl ChessPosition {
                 t.material += MATERIAL[k as usize];
                 *phase_sum += PHASE[k as usize];
                 t.pst += e.pst[k as usize][relative(sq, us)];
-                t.table += table(k, sq);
+                t.table += table(k as usize * 64 + relative(sq, us));
                 let att = match k {
                     kind::KNIGHT => TABLES.knight[sq],
                     kind::BISHOP => bishop_attacks(&TABLES, sq, occ),
@@ -396,6 +449,8 @@ impl ChessPosition {
                 let mob = (att & mobility_area).len() as i32;
                 let (weight, neutral) = MOBILITY[k as usize - 1];
                 t.mobility += weight * (mob - neutral);
+                t.table +=
+                    table(MOBILITY_TABLE + (k as usize - 1) * MOBILITY_SQUARES + mob as usize);
                 if att.intersects(king_zone) {
                     t.attackers += 1;
                     t.attack_weight +=
@@ -404,7 +459,7 @@ impl ChessPosition {
             }
         }
         t.pst += e.pst[kind::KING as usize][relative(self.king_square(us), us)];
-        t.table += table(kind::KING, self.king_square(us));
+        t.table += table(kind::KING as usize * 64 + relative(self.king_square(us), us));
         t
     }
 
@@ -586,6 +641,34 @@ impl ChessPosition {
             }
         }
         (pair, rooks)
+    }
+
+    /// The fitted shelter and storm values of `us`'s King ([`SHELTER_TABLE`], [`STORM_TABLE`]),
+    /// reported to `trace` as they are added. A King on an edge file counts as on the next.
+    fn king_shelter<T: Trace>(&self, us: Colour, trace: &mut T) -> Score {
+        let e = &*EVAL;
+        let w = weights(self.is_pole());
+        let b = self.board();
+        let ksq = self.king_square(us);
+        let king_rank = relative(ksq, us) / 8;
+        let mut front = Bb::EMPTY;
+        for r in king_rank..8 {
+            front |= e.ranks[relative(r * 8, us) / 8];
+        }
+        let nearest = |pawns: Bb| pawns.into_iter().map(|sq| relative(sq, us) / 8).min();
+        let ours = b.pieces(kind::PAWN, us) & front;
+        let theirs = b.pieces(kind::PAWN, us.flip()) & front;
+        let centre = (ksq % 8).clamp(1, 6);
+        let mut s = Score::default();
+        for f in centre - 1..=centre + 1 {
+            let edge = f.min(7 - f) * 8;
+            for (table, pawns) in [(SHELTER_TABLE, ours), (STORM_TABLE, theirs)] {
+                let i = table + edge + nearest(pawns & e.files[f]).unwrap_or(0);
+                trace.table(i, us.team());
+                s += w.table(i);
+            }
+        }
+        s
     }
 
     /// The shield of own pawns in front of a King on its first three ranks, and an open
@@ -947,6 +1030,54 @@ mod tests {
         );
         // With a Rook on f8 guarding f7, no check is safe.
         assert_eq!(checks("5r1k/6pp/8/4N3/8/8/8/4K3 w - - 0 1"), 0);
+    }
+
+    /// The table entries an evaluation adds, by team.
+    #[derive(Default)]
+    struct Entries([Vec<usize>; 2]);
+
+    impl Trace for Entries {
+        fn term(&mut self, _: &'static str, _: Score, _: Score) {}
+        fn phase(&mut self, _: i32) {}
+        fn table(&mut self, entry: usize, team: usize) {
+            self.0[team].push(entry);
+        }
+    }
+
+    #[test]
+    fn shelter_and_storm_entries_by_edge_distance_and_nearest_pawn() {
+        let fen = "6k1/5p1p/6p1/7P/8/7P/5PP1/6K1 w - - 0 1";
+        let p = ChessPosition::from_fen(fen, false).unwrap();
+        let mut e = Entries::default();
+        p.evaluate_with(&mut e);
+        let pick = |team: usize, table: usize| {
+            let mut v: Vec<usize> = e.0[team]
+                .iter()
+                .filter(|&&i| (table..table + 32).contains(&i))
+                .map(|&i| i - table)
+                .collect();
+            v.sort();
+            v
+        };
+        // White: King g1 (files f, g, h at edge distances 2, 1, 0); pawns f2, g2, h3 (the
+        // nearest on h; h5 is further); Black's pawns h7, g6, f7 (ranks 6, 5, 6 from White's
+        // side) are the storm.
+        assert_eq!(pick(0, SHELTER_TABLE), [2, 8 + 1, 16 + 1]);
+        assert_eq!(pick(0, STORM_TABLE), [6, 8 + 5, 16 + 6]);
+        // Black: King g8, pawns f7, g6, h7 (ranks 1, 2, 1 from Black's side); White's h5
+        // (rank 3 from Black's side) is nearer than h3, g2 and f2 are on rank 6.
+        assert_eq!(pick(1, SHELTER_TABLE), [1, 8 + 2, 16 + 1]);
+        assert_eq!(pick(1, STORM_TABLE), [3, 8 + 6, 16 + 6]);
+        // A King on the a file takes the files a, b, c; one on a pawnless board finds none.
+        let bare = ChessPosition::from_fen("8/8/8/8/8/8/8/K6k w - - 0 1", false).unwrap();
+        let mut e = Entries::default();
+        bare.evaluate_with(&mut e);
+        let shelter: Vec<usize> = e.0[0]
+            .iter()
+            .filter(|&&i| (SHELTER_TABLE..SHELTER_TABLE + 32).contains(&i))
+            .map(|&i| i - SHELTER_TABLE)
+            .collect();
+        assert_eq!(shelter, [0, 8, 16]);
     }
 
     #[test]

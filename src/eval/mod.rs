@@ -78,7 +78,7 @@ pub trait Trace {
     /// applied (for the tuner).
     #[inline(always)]
     fn raw(&mut self, _term: usize, _team: usize, _value: Score) {}
-    /// Records that the evaluation added entry `entry` of the variant's piece-square table
+    /// Records that the evaluation added entry `entry` of the variant's tables
     /// (`Weights::table`) once for `team` (for the tuner).
     #[inline(always)]
     fn table(&mut self, _entry: usize, _team: usize) {}

@@ -6,10 +6,12 @@
 //! The file: `#` comments, then one line per term, `NAME MG EG` (the name may contain spaces;
 //! the two numbers are the last two words). A term the file does not name keeps 1024.
 //!
-//! A variant may also have a *piece-square table*: additive centipawn values by piece kind
-//! and cell, from the moving side's own view (Black's cells mirrored), fitted alongside the
-//! term weights. Its lines are `pst KIND CELL MG EG` (KIND a piece letter, CELL the cell's
-//! index, e.g. 0 = a1 and 63 = h8 in chess); an entry the file does not name is 0.
+//! A variant may also have *tables* of additive centipawn values, fitted alongside the term
+//! weights, each indexed by piece kind and a number, and named by the word that starts its
+//! lines: `WORD KIND INDEX MG EG` (KIND a piece letter). Chess has two: the piece-square
+//! table `pst KIND CELL MG EG` (CELL from the moving side's own view, Black's cells mirrored,
+//! e.g. 0 = a1 and 63 = h8), and the mobility table `mob KIND SQUARES MG EG` (by the number
+//! of squares the piece reaches). An entry the file does not name is 0.
 
 use super::Score;
 
@@ -21,19 +23,29 @@ pub const ONE: i32 = 1024;
 pub struct Weights {
     names: &'static [&'static str],
     scale: Vec<Score>,
-    /// The piece kinds of the piece-square table, one letter each ("" without a table) ...
-    table_kinds: &'static str,
-    /// ... its cells per kind ...
-    table_cells: usize,
-    /// ... and its values, kind-major.
+    /// The tables, in the order of their values ...
+    tables: Vec<Table>,
+    /// ... and their values: one table after the other, each kind-major.
     table: Vec<Score>,
 }
 
-/// The largest piece-square value a file may hold, in centipawns (either sign).
-pub const TABLE_MAX: i32 = 2000;
+/// One table of additive values.
+#[derive(Clone, Debug, PartialEq)]
+struct Table {
+    /// The word that starts its lines and names it (`pst`) ...
+    word: &'static str,
+    /// ... what its lines hold, for the file's comments ...
+    about: &'static str,
+    /// ... its piece kinds, one letter each ...
+    kinds: &'static str,
+    /// ... its entries per kind ...
+    len: usize,
+    /// ... and where its values start in [`Weights::table`].
+    start: usize,
+}
 
-/// The word that starts a piece-square table line.
-const TABLE_WORD: &str = "pst";
+/// The largest table value a file may hold, in centipawns (either sign).
+pub const TABLE_MAX: i32 = 2000;
 
 impl Weights {
     /// Every term at [`ONE`], no piece-square table.
@@ -41,19 +53,44 @@ impl Weights {
         Weights {
             names,
             scale: vec![Score(ONE, ONE); names.len()],
-            table_kinds: "",
-            table_cells: 0,
+            tables: Vec::new(),
             table: Vec::new(),
         }
     }
 
-    /// These weights with a piece-square table of `cells` cells for each of the piece kinds
-    /// `kinds` (one letter each), every entry 0.
-    pub fn with_table(mut self, kinds: &'static str, cells: usize) -> Weights {
-        self.table_kinds = kinds;
-        self.table_cells = cells;
-        self.table = vec![Score::default(); kinds.len() * cells];
+    /// These weights with one more table, named `word`, of `len` entries for each of the
+    /// piece kinds `kinds` (one letter each), every entry 0; its values follow the tables
+    /// before it in [`Weights::table`]. `about` describes a line for the file's comments,
+    /// e.g. "KIND CELL MG EG, cells from the side's own view".
+    pub fn with_table(
+        mut self,
+        word: &'static str,
+        about: &'static str,
+        kinds: &'static str,
+        len: usize,
+    ) -> Weights {
+        let start = self.table.len();
+        self.tables.push(Table {
+            word,
+            about,
+            kinds,
+            len,
+            start,
+        });
+        self.table
+            .resize(start + kinds.len() * len, Score::default());
         self
+    }
+
+    /// The entries (indices into [`Weights::table`]) of the table named `word`.
+    pub fn table_range(&self, word: &str) -> Option<std::ops::Range<usize>> {
+        let t = self.tables.iter().find(|t| t.word == word)?;
+        Some(t.start..t.start + t.kinds.len() * t.len)
+    }
+
+    /// The names of the tables.
+    pub fn table_words(&self) -> Vec<&'static str> {
+        self.tables.iter().map(|t| t.word).collect()
     }
 
     /// Reads a weights file for the terms `names`. Errors name the line.
@@ -72,8 +109,8 @@ impl Weights {
             }
             let err = |m: String| format!("line {}: {m}", i + 1);
             let words: Vec<&str> = line.split_whitespace().collect();
-            if words[0] == TABLE_WORD {
-                w.read_table_line(&words).map_err(err)?;
+            if let Some(t) = w.tables.iter().position(|t| t.word == words[0]) {
+                w.read_table_line(t, &words).map_err(err)?;
                 continue;
             }
             if words.len() < 3 {
@@ -96,38 +133,44 @@ impl Weights {
         Ok(self)
     }
 
-    /// Reads `pst KIND CELL MG EG`.
-    fn read_table_line(&mut self, words: &[&str]) -> Result<(), String> {
-        let [_, kind, cell, mg, eg] = words else {
+    /// Reads `WORD KIND INDEX MG EG` into table `t`.
+    fn read_table_line(&mut self, t: usize, words: &[&str]) -> Result<(), String> {
+        let table = &self.tables[t];
+        let [word, kind, index, mg, eg] = words else {
             return Err(format!(
-                "expected '{TABLE_WORD} KIND CELL MG EG', got '{}'",
+                "expected '{} {}', got '{}'",
+                table.word,
+                table.about.split(',').next().unwrap_or_default(),
                 words.join(" ")
             ));
         };
-        if self.table_kinds.is_empty() {
-            return Err("this variant has no piece-square table".into());
-        }
         let k = (kind.len() == 1)
-            .then(|| self.table_kinds.find(kind))
+            .then(|| table.kinds.find(kind))
             .flatten()
-            .ok_or_else(|| format!("unknown piece kind '{kind}' (kinds: {})", self.table_kinds))?;
-        let c = cell
-            .parse::<usize>()
-            .ok()
-            .filter(|&c| c < self.table_cells)
             .ok_or_else(|| {
                 format!(
-                    "cell '{cell}' is not a cell index 0..{}",
-                    self.table_cells - 1
+                    "unknown piece kind '{kind}' in table '{word}' (kinds: {})",
+                    table.kinds
                 )
             })?;
+        let c = index
+            .parse::<usize>()
+            .ok()
+            .filter(|&c| c < table.len)
+            .ok_or_else(|| {
+                format!(
+                    "index '{index}' is not within 0..{} (table '{word}')",
+                    table.len - 1
+                )
+            })?;
+        let at = table.start + k * table.len + c;
         let num = |s: &str| {
             s.parse::<i32>()
                 .ok()
                 .filter(|v| v.abs() <= TABLE_MAX)
                 .ok_or_else(|| format!("value '{s}' is not a whole number within +-{TABLE_MAX}"))
         };
-        self.table[k * self.table_cells + c] = Score(num(mg)?, num(eg)?);
+        self.table[at] = Score(num(mg)?, num(eg)?);
         Ok(())
     }
 
@@ -140,30 +183,30 @@ impl Weights {
         for (name, s) in self.names.iter().zip(&self.scale) {
             out.push_str(&format!("{name} {} {}\n", s.0, s.1));
         }
-        for (k, kind) in self.table_kinds.chars().enumerate() {
-            out.push_str(&format!(
-                "# Piece-square values of {kind}: {TABLE_WORD} KIND CELL MG EG, cells from the side's own view\n"
-            ));
-            for c in 0..self.table_cells {
-                let s = self.table[k * self.table_cells + c];
-                out.push_str(&format!("{TABLE_WORD} {kind} {c} {} {}\n", s.0, s.1));
+        for t in &self.tables {
+            for (k, kind) in t.kinds.chars().enumerate() {
+                out.push_str(&format!("# {} {kind}: {} {}\n", t.word, t.word, t.about));
+                for c in 0..t.len {
+                    let s = self.table[t.start + k * t.len + c];
+                    out.push_str(&format!("{} {kind} {c} {} {}\n", t.word, s.0, s.1));
+                }
             }
         }
         out
     }
 
-    /// The piece-square table's size (kinds times cells; 0 without a table).
+    /// The tables' entries together (0 without tables).
     pub fn table_len(&self) -> usize {
         self.table.len()
     }
 
-    /// Piece-square entry `i` (kind-major: `kind * cells + cell`).
+    /// Table entry `i` (a table's start, then kind-major: `start + kind * len + index`).
     #[inline(always)]
     pub fn table(&self, i: usize) -> Score {
         self.table[i]
     }
 
-    /// Sets piece-square entry `i`.
+    /// Sets table entry `i`.
     pub fn set_table(&mut self, i: usize, s: Score) {
         self.table[i] = s;
     }
@@ -235,22 +278,34 @@ mod tests {
     }
 
     #[test]
-    fn piece_square_tables_round_trip_and_bad_lines_name_their_line() {
-        let base = || Weights::neutral(NAMES).with_table("PK", 4);
+    fn tables_round_trip_and_bad_lines_name_their_line() {
+        let base = || {
+            Weights::neutral(NAMES)
+                .with_table("pst", "KIND CELL MG EG", "PK", 4)
+                .with_table("mob", "KIND SQUARES MG EG", "N", 3)
+        };
         let mut w = base();
+        assert_eq!(w.table_len(), 11);
+        assert_eq!(w.table_range("mob"), Some(8..11));
+        assert_eq!(w.table_range("pst"), Some(0..8));
+        assert_eq!(w.table_range("king"), None);
         w.set_table(5, Score(-12, 30));
+        w.set_table(9, Score(7, -3));
         let text = w.text(&[]);
         assert!(text.contains("\npst K 1 -12 30\n"), "{text}");
+        assert!(text.contains("\nmob N 1 7 -3\n"), "{text}");
         assert_eq!(base().read(&text), Ok(w.clone()));
         assert_eq!(w.table(5), Score(-12, 30));
         assert_eq!(w.table(1), Score(0, 0));
         let line = |l: &str| base().read(&format!("material 1 1\n{l}\n")).unwrap_err();
-        assert!(line("pst Q 1 0 0").starts_with("line 2: unknown piece kind 'Q'"));
-        assert!(line("pst P 4 0 0").contains("cell '4' is not a cell index 0..3"));
+        assert!(line("pst Q 1 0 0").starts_with("line 2: unknown piece kind 'Q' in table 'pst'"));
+        assert!(line("mob P 1 0 0").contains("unknown piece kind 'P' in table 'mob'"));
+        assert!(line("pst P 4 0 0").contains("index '4' is not within 0..3"));
+        assert!(line("mob N 3 0 0").contains("index '3' is not within 0..2"));
         assert!(line("pst P 1 2001 0").contains("not a whole number within +-2000"));
         assert!(line("pst P 1 0").contains("expected 'pst KIND CELL MG EG'"));
         let none = Weights::parse(NAMES, "pst P 1 0 0").unwrap_err();
-        assert!(none.contains("no piece-square table"), "{none}");
+        assert!(none.contains("unknown term 'pst P 1'"), "{none}");
     }
 
     /// Every built-in variant's weights file reads (it would panic at the first evaluation

@@ -1,11 +1,11 @@
 //! `strata tune`: Texel's method. Every term of a variant's evaluation has a middlegame and
-//! an endgame weight ([`crate::eval::weights`]), and a variant may have a piece-square table
-//! of additive values; this fits them to positions labelled with their games' results by
+//! an endgame weight ([`crate::eval::weights`]), and a variant may have tables of additive
+//! values (piece-square, mobility); this fits them to positions labelled with their games' results by
 //! minimising the logistic loss (cross-entropy) of the result given the evaluation, with
 //! Adam, and writes the weights file the evaluation reads.
 //!
 //! The evaluation is linear in the weights: each position's terms are taken once, unweighted
-//! (through [`Trace::raw`]), with the piece-square entries it adds (through
+//! (through [`Trace::raw`]), with the table entries it adds (through
 //! [`Trace::table`]), and the model of its evaluation is
 //! `rest + sum over terms of (w_mg * mg * phase + w_eg * eg * (256 - phase)) / 256
 //! + sum over entries of count * (t_mg * phase + t_eg * (256 - phase)) / 256`, where
@@ -42,18 +42,15 @@ pub struct Config {
     /// tell a fit to those accidents from a fit to the variant.
     pub holdout_every: usize,
     /// Terms (by name) held at their current weights, e.g. material as the anchor of the
-    /// scale while the rest moves; [`TABLE_NAME`] holds the piece-square table.
+    /// scale while the rest moves; a table's name (`pst`, `mob`) holds that table.
     pub keep: Vec<String>,
-    /// Adam's step size for the piece-square table, in centipawns.
+    /// Adam's step size for the tables' values, in centipawns.
     pub table_rate: f64,
     /// The decay of the table's values: `decay * value` is added to each one's gradient.
     pub table_decay: f64,
 }
 
-/// The name `keep` knows the piece-square table by.
-pub const TABLE_NAME: &str = "pst";
-
-/// The largest piece-square value a fit gives, in centipawns.
+/// The largest table value a fit gives, in centipawns.
 const MAX_TABLE: f64 = crate::eval::weights::TABLE_MAX as f64;
 
 impl Default for Config {
@@ -80,7 +77,7 @@ struct Point {
     /// (term, middlegame, endgame): White's team's term minus Black's, unweighted.
     terms: Vec<(usize, f64, f64)>,
     /// (parameter index of the entry's middlegame value, count): how often White's team's
-    /// pieces use a piece-square entry less how often Black's do.
+    /// pieces use a table entry less how often Black's do.
     cells: Vec<(usize, f64)>,
     target: f64,
     /// The search's score (White's team's view), for the target's second part.
@@ -107,7 +104,7 @@ pub struct Fit {
 #[derive(Default)]
 struct Raw {
     terms: Vec<(usize, usize, Score)>,
-    /// (entry, team) for each piece-square entry added.
+    /// (entry, team) for each table entry added.
     table: Vec<(usize, usize)>,
     phase: i32,
 }
@@ -192,7 +189,7 @@ impl Point {
     }
 }
 
-/// The weights as parameters: two scale factors per term, then the piece-square table's
+/// The weights as parameters: two scale factors per term, then the tables'
 /// values (two per entry, centipawns).
 fn current(w: &Weights) -> Vec<f64> {
     let scales = (0..w.names().len()).flat_map(|t| {
@@ -254,15 +251,23 @@ pub fn fit(
     let terms_len = weights.names().len();
     let mut free = vec![true; start.len()];
     for name in &config.keep {
-        if name == TABLE_NAME {
-            free[2 * terms_len..].iter_mut().for_each(|f| *f = false);
+        if let Some(r) = weights.table_range(name) {
+            free[2 * (terms_len + r.start)..2 * (terms_len + r.end)]
+                .iter_mut()
+                .for_each(|f| *f = false);
             continue;
         }
         let t = weights
             .names()
             .iter()
             .position(|n| n == name)
-            .ok_or_else(|| format!("no term '{name}' (terms: {})", weights.names().join(", ")))?;
+            .ok_or_else(|| {
+                format!(
+                    "no term or table '{name}' (terms: {}; tables: {})",
+                    weights.names().join(", "),
+                    weights.table_words().join(", ")
+                )
+            })?;
         free[2 * t] = false;
         free[2 * t + 1] = false;
     }
@@ -427,19 +432,30 @@ mod tests {
         );
         assert_eq!(learnt.weights.table(64), Score(0, 0));
         let table_kept = Config {
-            keep: vec![TABLE_NAME.into()],
+            keep: w.table_words().iter().map(|t| t.to_string()).collect(),
             ..config.clone()
         };
         let scales_only = fit(&samples, &games, &w, &table_kept, &|_, _| {}).unwrap();
         for e in 0..w.table_len() {
             assert_eq!(scales_only.weights.table(e), w.table(e), "{e}");
         }
+        // Keeping one table holds it alone.
+        let mob_kept = Config {
+            keep: vec!["mob".into()],
+            ..config.clone()
+        };
+        let mob = w.table_range("mob").unwrap();
+        let pst_moves = fit(&samples, &games, &w, &mob_kept, &|_, _| {}).unwrap();
+        for e in mob.clone() {
+            assert_eq!(pst_moves.weights.table(e), w.table(e), "{e}");
+        }
+        assert!((0..mob.start).any(|e| pst_moves.weights.table(e) != w.table(e)));
         let unknown = Config {
             keep: vec!["no such term".into()],
             ..config
         };
         let err = fit(&samples, &games, &w, &unknown, &|_, _| {}).unwrap_err();
-        assert!(err.contains("no term 'no such term'"), "{err}");
+        assert!(err.contains("no term or table 'no such term'"), "{err}");
         // Ten games of four positions: games 2, 5 and 8 are held out, all their positions.
         let in_games: Vec<usize> = (0..samples.len()).map(|i| 1 + i / 4).collect();
         let whole = fit(&samples, &in_games, &w, &config, &|_, _| {}).unwrap();
