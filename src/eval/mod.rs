@@ -8,6 +8,7 @@ pub mod chess;
 pub mod defined;
 pub mod future;
 pub mod geometry;
+pub mod network;
 pub mod pentaplane;
 pub mod podionic;
 pub mod polyhedron;
@@ -171,6 +172,13 @@ pub trait Evaluate: Game {
     #[inline(always)]
     fn evaluate(&self) -> i32 {
         self.evaluate_with(&mut NoTrace)
+    }
+
+    /// The evaluation, as [`Evaluate::evaluate`], with the search thread's `cache` of what
+    /// earlier calls computed (chess's network accumulators; the other variants keep nothing).
+    #[inline(always)]
+    fn evaluate_cached(&self, _cache: &mut network::EvalCache) -> i32 {
+        self.evaluate()
     }
 
     /// A piece's material value in centipawns (for move ordering and pruning margins; a King

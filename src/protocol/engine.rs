@@ -233,7 +233,15 @@ impl Engine {
                 let lines = with_game!(&self.game, g => {
                     let mut t = Breakdown::default();
                     let v = g.evaluate_with(&mut t);
-                    t.lines(v, g.team_to_move())
+                    let mut lines = t.lines(v, g.team_to_move());
+                    let searched = g.evaluate();
+                    if searched != v {
+                        lines.push(format!(
+                            "Network evaluation (what the search uses): {:+.2} (side to move)",
+                            searched as f64 / 100.0
+                        ));
+                    }
+                    lines
                 });
                 for l in lines {
                     self.out.line(&l);

@@ -54,6 +54,8 @@ pub(super) struct Worker<'a, G: Evaluate> {
     pub pv: Vec<Vec<Move>>,
     /// The quiet moves tried at each ply (for the history malus), reused.
     pub quiets: Vec<Vec<Move>>,
+    /// What the evaluation keeps between calls (chess: the network's accumulators).
+    pub eval_cache: crate::eval::network::EvalCache,
 }
 
 impl<'a, G: Evaluate> Worker<'a, G> {
@@ -97,6 +99,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             scores: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(256)).collect(),
             pv: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(32)).collect(),
             quiets: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(64)).collect(),
+            eval_cache: Default::default(),
         }
     }
 
@@ -150,8 +153,8 @@ impl<'a, G: Evaluate> Worker<'a, G> {
 
     /// The static evaluation, kept clear of the mate scores.
     #[inline(always)]
-    pub fn static_eval(&self) -> i32 {
-        self.pos.evaluate().clamp(
+    pub fn static_eval(&mut self) -> i32 {
+        self.pos.evaluate_cached(&mut self.eval_cache).clamp(
             -MATE_BOUND + EVAL_MATE_MARGIN,
             MATE_BOUND - EVAL_MATE_MARGIN,
         )
@@ -168,6 +171,9 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         // The root is a node too (Stockfish does not count it; "go depth 1" then reports
         // 1 + the number of legal moves).
         self.count_node();
+        // The root's evaluation fills the evaluation's cache, which every node below updates
+        // from (its value is not used).
+        self.static_eval();
         let multipv = self.settings.multipv.clamp(1, self.root_moves.len());
         let mut done = Outcome {
             best: Some(self.root_moves[0].mv),

@@ -5,4 +5,5 @@
 
 pub mod data;
 pub mod datagen;
+pub mod net_train;
 pub mod texel;

@@ -395,7 +395,8 @@ mod tests {
             ));
         }
         let p = Point::new(&samples[0].0, &samples[0].1, &current(&w), w.names().len());
-        let real = with_game!(&samples[0].0, g => g.evaluate()) as f64;
+        let real =
+            with_game!(&samples[0].0, g => g.evaluate_with(&mut crate::eval::NoTrace)) as f64;
         assert!((p.eval(&current(&w)) - real).abs() < 1e-6);
         // Every position its own game, every third held out: all five kinds in both sets.
         let games: Vec<usize> = (1..=samples.len()).collect();

@@ -64,6 +64,11 @@ impl ChessPosition {
         let (from, to) = (mv.from(), mv.to());
         let mut undo = Undo {
             mv,
+            moved: if mv.flag() == MoveFlag::Drop {
+                Piece::new(kind::POLE, us)
+            } else {
+                self.board.piece_at(from)
+            },
             captured: Piece::NONE,
             castling: self.castling,
             ep: self.ep,

@@ -10,7 +10,7 @@ mod position;
 pub mod tables;
 
 pub use fen::{POLE_START_FEN, START_FEN, chess960_start_fen};
-pub use position::ChessPosition;
+pub use position::{BoardChange, ChessPosition};
 
 use movegen::TacticalSink;
 use tables::{LETTERS, kind};
