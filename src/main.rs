@@ -84,6 +84,9 @@ struct TrainNetArgs {
     /// Seed of the initial weights and the shuffles.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Do not mirror half the positions left to right each epoch.
+    #[arg(long)]
+    no_mirror: bool,
     /// Write the network here after every epoch (e.g. src/eval/nets/chess.net).
     #[arg(long)]
     out: PathBuf,
@@ -375,7 +378,7 @@ fn say(text: &str) {
 }
 
 fn run_train_net(args: TrainNetArgs) -> Result<(), String> {
-    use strata::tuning::net_train::{Config, FloatNet, mean_loss, read, save, train};
+    use strata::tuning::net_train::{Config, FloatNet, mean_loss, read, save, terms_loss, train};
     let paths: Vec<String> = args
         .data
         .iter()
@@ -401,8 +404,13 @@ fn run_train_net(args: TrainNetArgs) -> Result<(), String> {
         threads: args.threads.max(1),
         seed: args.seed,
         weight_decay: args.weight_decay,
+        mirror: !args.no_mirror,
     };
     let mut net = FloatNet::random(args.seed);
+    say(&format!(
+        "the evaluation by terms: validation loss {:.6}",
+        terms_loss(&validation, &config)
+    ));
     say(&format!(
         "before: training loss {:.6}, validation loss {:.6}",
         mean_loss(&net, &training, &config),

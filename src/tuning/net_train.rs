@@ -18,7 +18,9 @@ use rand::{Rng, SeedableRng};
 use super::data::{GAME_MARK, Sample};
 use crate::eval::network::{BUCKETS, HIDDEN, INPUTS, Network, QA, QB, SCALE, bucket, input};
 use crate::rules::piece::Colour;
+use crate::eval::{Evaluate, NoTrace};
 use crate::rules::{AnyGame, Game, Variant};
+use crate::with_game;
 
 /// The largest weight magnitude the integer network holds safely (output weights times
 /// [`QB`] within an i8-like range, transformer sums within i16).
@@ -35,6 +37,9 @@ pub struct Packed {
     score: i16,
     /// The result for White: 0 a loss, 1 a draw, 2 a win.
     result: u8,
+    /// The evaluation by terms for the side to move (validation positions only), to compare
+    /// the network's fit with.
+    terms: i16,
 }
 
 impl Packed {
@@ -47,6 +52,13 @@ impl Packed {
         ((1 - colour) * 384 + kind * 64 + (sq ^ 56)) as u16
     }
 
+    /// The position mirrored left to right (files a and h exchanged).
+    fn mirror(&mut self) {
+        for i in &mut self.inputs[..self.count as usize] {
+            *i ^= 7;
+        }
+    }
+
     fn new(game: &AnyGame, sample: &Sample) -> Result<Packed, String> {
         let mut p = Packed {
             inputs: [0; 32],
@@ -54,6 +66,7 @@ impl Packed {
             black_to_move: game.side_to_move() == Colour::BLACK,
             score: sample.score.clamp(-30000, 30000) as i16,
             result: (sample.result * 2.0).round() as u8,
+            terms: 0,
         };
         for sq in 0..64 {
             let piece = game.piece_at(sq);
@@ -105,6 +118,9 @@ pub fn read(paths: &[String], holdout: usize) -> Result<(Vec<Packed>, Vec<Packed
             let p =
                 Packed::new(&position, &sample).map_err(|e| format!("{path}:{}: {e}", i + 1))?;
             if holdout > 0 && game % holdout == holdout - 1 {
+                let mut p = p;
+                p.terms = with_game!(&position, g => g.evaluate_with(&mut NoTrace))
+                    .clamp(-30000, 30000) as i16;
                 validation.push(p);
             } else {
                 train.push(p);
@@ -297,6 +313,9 @@ pub struct Config {
     pub threads: usize,
     pub seed: u64,
     pub weight_decay: f32,
+    /// Mirror a random half of the positions left to right each epoch (chess is symmetric
+    /// that way but for castling, which the inputs do not show): twice the positions.
+    pub mirror: bool,
 }
 
 impl Default for Config {
@@ -310,6 +329,7 @@ impl Default for Config {
             threads: 2,
             seed: 1,
             weight_decay: 0.01,
+            mirror: true,
         }
     }
 }
@@ -329,6 +349,28 @@ pub fn mean_loss(net: &FloatNet, data: &[Packed], config: &Config) -> f64 {
         handles.into_iter().map(|h| h.join().unwrap()).sum()
     });
     total / data.len() as f64
+}
+
+/// The loss of the evaluation by terms on `data` (validation positions), under the same
+/// targets: what the network's validation loss is to beat.
+pub fn terms_loss(data: &[Packed], config: &Config) -> f64 {
+    let total: f64 = data
+        .iter()
+        .map(|p| {
+            let d = sigmoid(p.terms as f32 / config.k) - target(p, config.k, config.lambda);
+            (d * d) as f64
+        })
+        .sum();
+    total / data.len().max(1) as f64
+}
+
+/// The training target of `p`, for the side to move.
+#[inline(always)]
+fn target(p: &Packed, k: f32, lambda: f32) -> f32 {
+    let stm_sign = if p.black_to_move { -1.0 } else { 1.0 };
+    let result = p.result as f32 / 2.0;
+    let result = if p.black_to_move { 1.0 - result } else { result };
+    lambda * result + (1.0 - lambda) * sigmoid(stm_sign * p.score as f32 / k)
 }
 
 /// AdamW state.
@@ -360,6 +402,13 @@ pub fn train(
     let total_batches = (batches_per_epoch * config.epochs) as f32;
     for epoch in 1..=config.epochs {
         train.shuffle(&mut rng);
+        if config.mirror {
+            for p in train.iter_mut() {
+                if rng.r#gen::<bool>() {
+                    p.mirror();
+                }
+            }
+        }
         let mut loss = 0.0;
         for (bi, batch) in train.chunks(config.batch).enumerate() {
             let chunk = batch.len().div_ceil(parts);
