@@ -17,8 +17,8 @@ use rand::{Rng, SeedableRng};
 
 use super::data::{GAME_MARK, Sample};
 use crate::eval::network::{BUCKETS, HIDDEN, INPUTS, Network, QA, QB, SCALE, bucket, input};
-use crate::rules::piece::Colour;
 use crate::eval::{Evaluate, NoTrace};
+use crate::rules::piece::Colour;
 use crate::rules::{AnyGame, Game, Variant};
 use crate::with_game;
 
@@ -369,7 +369,11 @@ pub fn terms_loss(data: &[Packed], config: &Config) -> f64 {
 fn target(p: &Packed, k: f32, lambda: f32) -> f32 {
     let stm_sign = if p.black_to_move { -1.0 } else { 1.0 };
     let result = p.result as f32 / 2.0;
-    let result = if p.black_to_move { 1.0 - result } else { result };
+    let result = if p.black_to_move {
+        1.0 - result
+    } else {
+        result
+    };
     lambda * result + (1.0 - lambda) * sigmoid(stm_sign * p.score as f32 / k)
 }
 
