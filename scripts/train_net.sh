@@ -1,0 +1,31 @@
+#!/bin/sh
+# Self-play data and a trained chess evaluation network.
+#
+# Usage: scripts/train_net.sh GAMES [SEED]
+#
+# Plays GAMES chess games per core with `strata datagen` (5000 nodes a move, 8 random opening
+# plies; core i uses seed SEED+i and writes data/net-SEED+i.txt, so the same command gives
+# the same files), then trains the network on every data/net-*.txt file with
+# `strata train-net` into src/eval/nets/chess.net. Rebuild, then test the new network against
+# the build before it with scripts/sprt.sh before committing it.
+#
+# The data are played by whatever src/eval/nets/chess.net the build holds (the first were
+# played by the evaluation by terms). EPOCHS and LAMBDA (environment) override the training.
+set -eu
+cd "$(dirname "$0")/.."
+games=$1
+seed=${2:-1}
+cargo build --release --quiet
+bin=target/release/strata
+mkdir -p data
+cores=$(nproc)
+i=0
+while [ "$i" -lt "$cores" ]; do
+    s=$((seed + i))
+    "$bin" datagen --variant chess --games "$games" --nodes 5000 --seed "$s" --threads 1 \
+        --out "data/net-$s.txt" &
+    i=$((i + 1))
+done
+wait
+"$bin" train-net --data data/net-*.txt --epochs "${EPOCHS:-12}" --lambda "${LAMBDA:-0.3}" \
+    --batch 8192 --rate 0.002 --threads "$cores" --out src/eval/nets/chess.net
