@@ -33,6 +33,22 @@ pub fn weights_of(variant: crate::rules::Variant) -> Option<&'static weights::We
     })
 }
 
+/// The shape of a variant's continuation history (`Evaluate::history_shape`): how many piece
+/// kinds and colours it has and how many cells its board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HistoryShape {
+    pub kinds: usize,
+    pub colours: usize,
+    pub cells: usize,
+}
+
+impl HistoryShape {
+    /// The number of distinct arrivals (a piece of some kind and colour arriving on a cell).
+    pub fn arrivals(self) -> usize {
+        self.kinds * self.colours * self.cells
+    }
+}
+
 /// A middlegame / endgame pair of centipawn values.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Score(pub i32, pub i32);
@@ -197,6 +213,26 @@ pub trait Evaluate: Game {
         _colour: crate::rules::piece::Colour,
     ) -> bool {
         false
+    }
+
+    /// The shape of the continuation history the search keeps for this variant (piece kinds,
+    /// colours, cells), or `None` for none. Only variants whose arrivals (a piece arriving on
+    /// a cell) are few enough for a direct table of pairs give one.
+    fn history_shape(&self) -> Option<HistoryShape> {
+        None
+    }
+
+    /// Whether the search uses its refinements measured in chess (history in the late-move
+    /// reductions, ...; `search::alphabeta` names them). The other variants keep the search
+    /// they were measured with until each refinement is measured in them.
+    fn refined_search(&self) -> bool {
+        false
+    }
+
+    /// A key of the features whose evaluation errors the search's correction history learns
+    /// (chess: the pawns), or `None` for no correction.
+    fn correction_key(&self) -> Option<u64> {
+        None
     }
 
     /// Whether the search prunes moves that lose material by [`Evaluate::see`]: only where

@@ -9,13 +9,14 @@
 //!    cutoff rewards the move in the killers and the history.
 //! 4. The result stored in the transposition table.
 
-use super::ordering::{KILLER, pick, score_moves};
+use super::ordering::{KILLER, NO_ARRIVAL, pick, score_moves};
 use super::params::{
     CHECK_EXTENSION_MAX_PLY, FUTILITY_BASE, FUTILITY_MARGIN, FUTILITY_MAX_DEPTH,
     HISTORY_BONUS_BASE, HISTORY_BONUS_FACTOR, HISTORY_BONUS_MAX, IIR_MIN_DEPTH, LMP_BASE,
-    LMP_FACTOR, LMP_MAX_DEPTH, LMR_MIN_DEPTH, NMP_BASE, NMP_DEPTH_DIVISOR, NMP_EVAL_DIVISOR,
-    NMP_EVAL_MAX, NMP_MIN_DEPTH, RFP_MARGIN, RFP_MAX_DEPTH, SEE_PRUNE_MAX_DEPTH, SEE_QUIET_MARGIN,
-    SEE_TACTICAL_MARGIN, reduction,
+    LMP_FACTOR, LMP_MAX_DEPTH, LMR_HISTORY_DIVISOR, LMR_MIN_DEPTH, NMP_BASE, NMP_DEPTH_DIVISOR,
+    NMP_EVAL_DIVISOR, NMP_EVAL_MAX, NMP_MIN_DEPTH, RFP_MARGIN, RFP_MAX_DEPTH, SE_DOUBLE_MARGIN,
+    SE_DOUBLE_MAX, SE_MARGIN, SE_MIN_DEPTH, SE_TT_DEPTH_MARGIN, SEE_PRUNE_MAX_DEPTH,
+    SEE_QUIET_MARGIN, SEE_TACTICAL_MARGIN, reduction,
 };
 use super::tt::{Bound, Entry};
 use super::worker::Worker;
@@ -33,6 +34,35 @@ struct Node {
     /// The static evaluation (-INFINITE in check).
     eval: i32,
     beta: i32,
+    /// The transposition table's entry for the node, if any.
+    tt: Option<Entry>,
+    /// The move left out of this search (a singular extension's test), or `Move::NONE`.
+    excluded: Move,
+    /// Whether the static evaluation is better than two plies before (the same side's last
+    /// node): pruning and reductions are less bold where it is.
+    improving: bool,
+}
+
+/// The move just made, as `search_move` needs it.
+#[derive(Clone, Copy)]
+struct Made {
+    /// Not a capture, promotion or other tactical move.
+    quiet: bool,
+    gives_check: bool,
+    /// The singular extension's verdict (plies, possibly negative), if it was tested.
+    extension: Option<i32>,
+    /// Moves searched at this node before it.
+    searched: usize,
+    /// Its move-ordering score.
+    ordering: i32,
+}
+
+/// What the singular extension's test found.
+enum Singular {
+    /// Search the table's move this many plies deeper (or shallower when negative).
+    Extend(i32),
+    /// The node is settled at this score.
+    MultiCut(i32),
 }
 
 /// The score a transposition table entry settles a node with, given the window.
@@ -46,6 +76,13 @@ pub(super) fn tt_cutoff(e: Entry, ply: usize, alpha: i32, beta: i32) -> Option<i
         Bound::None => false,
     };
     cut.then_some(s)
+}
+
+/// The history bonus of a move that caused a cutoff at `depth` (and the malus of the moves
+/// tried before it).
+#[inline(always)]
+fn history_bonus(depth: i32) -> i32 {
+    (depth * HISTORY_BONUS_FACTOR - HISTORY_BONUS_BASE).min(HISTORY_BONUS_MAX)
 }
 
 impl<G: Evaluate> Worker<'_, G> {
@@ -103,9 +140,13 @@ impl<G: Evaluate> Worker<'_, G> {
         }
         let in_check = self.pos.in_check();
         let key = self.pos.key();
+        // A search that leaves a move out (a singular extension's test) is not the node's
+        // search: it neither takes nor leaves anything in the table.
+        let excluded = self.excluded[ply];
         let tte = self.shared.tt.probe(key);
         if let Some(e) = tte
             && !PV
+            && excluded == Move::NONE
             && e.depth >= depth
             && let Some(s) = tt_cutoff(e, ply, alpha, beta)
         {
@@ -118,10 +159,25 @@ impl<G: Evaluate> Worker<'_, G> {
         } else {
             depth
         };
-        let eval = match tte {
+        // The evaluation as computed (kept in the table) and as corrected (searched with).
+        let raw_eval = match tte {
             _ if in_check => -INFINITE,
             Some(e) if e.eval != Entry::NO_EVAL => e.eval,
             _ => self.static_eval(),
+        };
+        let eval = if in_check {
+            raw_eval
+        } else {
+            self.corrected(raw_eval)
+        };
+        self.evals[ply] = eval;
+        let improving = self.refined && !in_check && {
+            let before = |back: usize| (ply >= back).then(|| self.evals[ply - back]);
+            match (before(2), before(4)) {
+                (Some(e2), _) if e2 != -INFINITE => eval > e2,
+                (_, Some(e4)) if e4 != -INFINITE => eval > e4,
+                _ => true,
+            }
         };
         let node = Node {
             ply,
@@ -130,9 +186,13 @@ impl<G: Evaluate> Worker<'_, G> {
             in_check,
             eval,
             beta,
+            tt: tte,
+            excluded,
+            improving,
         };
         if !PV
             && !in_check
+            && excluded == Move::NONE
             && beta.abs() < MATE_BOUND
             && let Some(v) = self.prune_before_moves(&node)
         {
@@ -155,6 +215,7 @@ impl<G: Evaluate> Worker<'_, G> {
                 tt_move,
                 self.killers[ply],
                 &self.history,
+                self.arrivals_before(ply),
             );
             Ok(self.search_moves::<PV>(moves, scores, &node, alpha))
         };
@@ -164,6 +225,10 @@ impl<G: Evaluate> Worker<'_, G> {
             Ok(None) => return 0, // stopped
             Ok(Some(found)) => found,
         };
+        if excluded != Move::NONE {
+            // No move but the excluded one: that move is singular.
+            return if best == -INFINITE { alpha } else { best };
+        }
         let bound = if best >= beta {
             Bound::Lower
         } else if best > alpha {
@@ -176,11 +241,23 @@ impl<G: Evaluate> Worker<'_, G> {
             Entry {
                 mv: best_move,
                 score: score_to_tt(best, ply),
-                eval: if in_check { Entry::NO_EVAL } else { eval },
+                eval: if in_check { Entry::NO_EVAL } else { raw_eval },
                 depth,
                 bound,
             },
         );
+        // The correction history learns how far the evaluation was off, where the search
+        // found a quiet answer and its bound says on which side the truth lies.
+        if self.refined
+            && !in_check
+            && (best_move == Move::NONE || !self.pos.is_tactical(best_move))
+            && !(bound == Bound::Lower && best <= eval)
+            && !(bound == Bound::Upper && best >= eval)
+            && best.abs() < MATE_BOUND
+            && let Some(k) = self.pos.correction_key()
+        {
+            self.history.update_correction(team, k, depth, best - eval);
+        }
         best
     }
 
@@ -189,7 +266,7 @@ impl<G: Evaluate> Worker<'_, G> {
     fn prune_before_moves(&mut self, n: &Node) -> Option<i32> {
         let (depth, eval, beta) = (n.depth, n.eval, n.beta);
         // Reverse futility: far above beta at low depth.
-        if depth <= RFP_MAX_DEPTH && eval - RFP_MARGIN * depth >= beta {
+        if depth <= RFP_MAX_DEPTH && eval - RFP_MARGIN * (depth - n.improving as i32) >= beta {
             return Some(eval);
         }
         // Null move: let the other side move twice; if we are still above beta, cut.
@@ -201,6 +278,7 @@ impl<G: Evaluate> Worker<'_, G> {
             let r = NMP_BASE
                 + depth / NMP_DEPTH_DIVISOR
                 + ((eval - beta) / NMP_EVAL_DIVISOR).min(NMP_EVAL_MAX);
+            self.arrivals[n.ply] = NO_ARRIVAL;
             self.pos.make_null();
             self.count_node();
             let same = self.pos.team_to_move() == n.team;
@@ -231,6 +309,8 @@ impl<G: Evaluate> Worker<'_, G> {
         let mut searched = 0usize;
         let mut quiets_tried = std::mem::take(&mut self.quiets[ply]);
         quiets_tried.clear();
+        let mut captures_tried = std::mem::take(&mut self.captures[ply]);
+        captures_tried.clear();
         let futile = !PV
             && !n.in_check
             && depth <= FUTILITY_MAX_DEPTH
@@ -245,6 +325,9 @@ impl<G: Evaluate> Worker<'_, G> {
                 pick(moves.as_mut_slice(), scores, i);
             }
             let m = moves.as_slice()[i];
+            if m == n.excluded {
+                continue;
+            }
             let quiet = !self.pos.is_tactical(m);
             // Shallow pruning of late quiet moves (never of the first move, a killer or a check).
             let prune_candidate = quiet
@@ -277,10 +360,29 @@ impl<G: Evaluate> Worker<'_, G> {
                     continue;
                 }
             }
+            let mut extension = None;
+            if let Some(e) = n.tt
+                && m == e.mv
+                && self.singular_candidate(n, e)
+            {
+                match self.singular(n, e, PV) {
+                    None => return None,
+                    Some(Singular::Extend(0)) => {}
+                    Some(Singular::Extend(x)) => extension = Some(x),
+                    Some(Singular::MultiCut(v)) => {
+                        self.quiets[ply] = quiets_tried;
+                        self.captures[ply] = captures_tried;
+                        return Some((v, m));
+                    }
+                }
+            }
             if PV {
                 self.pv[ply + 1].clear();
             }
             let piece = self.pos.moved_piece(m);
+            self.arrivals[ply] = self.history.arrival(piece, m);
+            self.double_extensions[ply + 1] =
+                self.double_extensions[ply] + (extension == Some(2)) as i32;
             self.pos.make(m);
             self.count_node();
             let gives_check = self.pos.in_check();
@@ -288,10 +390,18 @@ impl<G: Evaluate> Worker<'_, G> {
                 self.pos.unmake();
                 continue;
             }
-            let v = self.search_move::<PV>(n, quiet, gives_check, searched, alpha);
+            let made = Made {
+                quiet,
+                gives_check,
+                extension,
+                searched,
+                ordering: scores[i],
+            };
+            let v = self.search_move::<PV>(n, &made, alpha);
             self.pos.unmake();
             if self.stopped {
                 self.quiets[ply] = quiets_tried;
+                self.captures[ply] = captures_tried;
                 return None;
             }
             searched += 1;
@@ -304,8 +414,14 @@ impl<G: Evaluate> Worker<'_, G> {
                         self.update_pv(ply, m);
                     }
                     if v >= beta {
+                        let bonus = history_bonus(depth);
                         if quiet {
                             self.reward_cutoff(ply, depth, piece, m, &quiets_tried);
+                        } else {
+                            self.history.update_capture(&self.pos, m, bonus);
+                        }
+                        for &c in &captures_tried {
+                            self.history.update_capture(&self.pos, c, -bonus);
                         }
                         break;
                     }
@@ -313,32 +429,44 @@ impl<G: Evaluate> Worker<'_, G> {
             }
             if quiet {
                 quiets_tried.push(m);
+            } else {
+                captures_tried.push(m);
             }
         }
         self.quiets[ply] = quiets_tried;
+        self.captures[ply] = captures_tried;
         Some((best, best_move))
     }
 
     /// Searches the move just made: the first move with the full window, later ones with a
     /// null window (reduced when late and quiet), re-searched when they beat alpha.
-    fn search_move<const PV: bool>(
-        &mut self,
-        n: &Node,
-        quiet: bool,
-        gives_check: bool,
-        searched: usize,
-        alpha: i32,
-    ) -> i32 {
+    fn search_move<const PV: bool>(&mut self, n: &Node, made: &Made, alpha: i32) -> i32 {
         let (ply, depth, beta) = (n.ply, n.depth, n.beta);
+        let Made {
+            quiet,
+            gives_check,
+            extension,
+            searched,
+            ordering,
+        } = *made;
         let same = self.pos.team_to_move() == n.team;
         let extend = gives_check && ply < CHECK_EXTENSION_MAX_PLY;
-        let new_depth = depth - 1 + extend as i32;
+        let new_depth = depth - 1 + extension.unwrap_or(extend as i32);
         if searched == 0 {
             return self.child::<PV>(same, new_depth, alpha, beta, ply + 1);
         }
         let mut r = 0;
         if quiet && !n.in_check && !gives_check && depth >= LMR_MIN_DEPTH {
-            r = reduction(depth, searched) - PV as i32;
+            r = reduction(depth, searched) - PV as i32 + (self.refined && !n.improving) as i32;
+            // Less for a killer, and by the move's histories: more for a move that rarely
+            // caused a cutoff, less for one that often did.
+            if self.refined {
+                r -= if ordering >= KILLER {
+                    1
+                } else {
+                    ordering / LMR_HISTORY_DIVISOR
+                };
+            }
             r = r.clamp(0, new_depth - 1);
         }
         let mut v = self.child::<false>(same, new_depth - r, alpha, alpha + 1, ply + 1);
@@ -349,6 +477,51 @@ impl<G: Evaluate> Worker<'_, G> {
             v = self.child::<true>(same, new_depth, alpha, beta, ply + 1);
         }
         v
+    }
+
+    /// Whether the table's move `e.mv` is to be tested for a singular extension: deep enough,
+    /// with a table entry nearly as deep that says the move is at least that good.
+    fn singular_candidate(&self, n: &Node, e: Entry) -> bool {
+        self.refined
+            && n.ply > 0
+            && n.excluded == Move::NONE
+            && n.depth >= SE_MIN_DEPTH
+            && e.depth >= n.depth - SE_TT_DEPTH_MARGIN
+            && matches!(e.bound, Bound::Lower | Bound::Exact)
+            && e.score.abs() < MATE_BOUND
+            && n.ply < CHECK_EXTENSION_MAX_PLY
+    }
+
+    /// The singular extension's test: the node searched without the table's move, at half
+    /// depth, against a bound a little below the move's score. If every other move falls
+    /// short, the move is singular and extended (twice where it is far ahead outside the
+    /// principal variation); if another move reaches the bound too, and that bound is at or
+    /// above beta, two moves cut and the node is settled (multi-cut); if only the table's
+    /// score was at or above beta, the move is searched a ply shallower. `None` when stopped.
+    fn singular(&mut self, n: &Node, e: Entry, pv: bool) -> Option<Singular> {
+        let score = score_from_tt(e.score, n.ply);
+        let sbeta = (score - SE_MARGIN * n.depth).max(-MATE_BOUND);
+        let sdepth = (n.depth - 1) / 2;
+        self.excluded[n.ply] = e.mv;
+        let v = self.search::<false>(sdepth, sbeta - 1, sbeta, n.ply);
+        self.excluded[n.ply] = Move::NONE;
+        if self.stopped {
+            return None;
+        }
+        Some(if v < sbeta {
+            let double = !pv && v < sbeta - SE_DOUBLE_MARGIN;
+            if double && self.double_extensions[n.ply] < SE_DOUBLE_MAX {
+                Singular::Extend(2)
+            } else {
+                Singular::Extend(1)
+            }
+        } else if sbeta >= n.beta {
+            Singular::MultiCut(sbeta)
+        } else if score >= n.beta {
+            Singular::Extend(-1)
+        } else {
+            Singular::Extend(0)
+        })
     }
 
     /// A quiet move caused a cutoff: it becomes the first killer of its ply, and its history
@@ -366,11 +539,19 @@ impl<G: Evaluate> Worker<'_, G> {
             k[1] = k[0];
             k[0] = m;
         }
-        let bonus = (depth * HISTORY_BONUS_FACTOR - HISTORY_BONUS_BASE).min(HISTORY_BONUS_MAX);
-        self.history.update(piece, m, bonus);
+        let bonus = history_bonus(depth);
+        let before = self.arrivals_before(ply);
+        let history = &mut self.history;
+        let mut reward = |piece, m, bonus| {
+            history.update(piece, m, bonus);
+            let now = history.arrival(piece, m);
+            for b in before {
+                history.update_continuation(b, now, bonus);
+            }
+        };
+        reward(piece, m, bonus);
         for &q in tried {
-            let qp = self.pos.moved_piece(q);
-            self.history.update(qp, q, -bonus);
+            reward(self.pos.moved_piece(q), q, -bonus);
         }
     }
 }

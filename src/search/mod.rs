@@ -271,11 +271,12 @@ impl Shared {
     }
 
     /// Thread `id`'s history from the last search (empty after [`Shared::new_game`]).
-    fn take_history(&self, id: usize) -> History {
+    fn take_history(&self, id: usize, shape: Option<crate::eval::HistoryShape>) -> History {
         let mut h = self.histories.lock().unwrap_or_else(|e| e.into_inner());
         h.get_mut(id)
             .and_then(Option::take)
-            .unwrap_or_else(History::new)
+            .filter(|h| h.fits(shape))
+            .unwrap_or_else(|| History::new(shape))
     }
 
     /// Keeps thread `id`'s history for the next search.
@@ -506,7 +507,7 @@ mod tests {
             let h = shared.histories.lock().unwrap();
             h.first()
                 .and_then(Option::as_ref)
-                .map_or(0, |h| h.0.iter().filter(|&&v| v != 0).count())
+                .map_or(0, |h| h.quiet.iter().filter(|&&v| v != 0).count())
         };
         assert_eq!(learnt(&shared), 0);
         let root = ChessPosition::startpos(false);
@@ -515,14 +516,15 @@ mod tests {
         assert!(after_one > 0, "the first search learnt nothing");
         // The next search works on the kept table: mark it, and the marks that search did
         // not touch are still there after it.
-        let mut taken = shared.take_history(0);
-        assert_eq!(taken.0.iter().filter(|&&v| v != 0).count(), after_one);
-        taken.0.iter_mut().for_each(|v| *v = 1234);
+        let shape = root.history_shape();
+        let mut taken = shared.take_history(0, shape);
+        assert_eq!(taken.quiet.iter().filter(|&&v| v != 0).count(), after_one);
+        taken.quiet.iter_mut().for_each(|v| *v = 1234);
         shared.keep_history(0, taken);
         search(&root, &limits, &settings, &shared, &Silent, &pool);
         let marks = shared.histories.lock().unwrap()[0]
             .as_ref()
-            .map_or(0, |h| h.0.iter().filter(|&&v| v == 1234).count());
+            .map_or(0, |h| h.quiet.iter().filter(|&&v| v == 1234).count());
         assert!(
             marks > 0,
             "the second search did not start from the kept table"
@@ -530,7 +532,12 @@ mod tests {
         shared.new_game();
         assert_eq!(learnt(&shared), 0);
         assert_eq!(
-            shared.take_history(0).0.iter().filter(|&&v| v != 0).count(),
+            shared
+                .take_history(0, shape)
+                .quiet
+                .iter()
+                .filter(|&&v| v != 0)
+                .count(),
             0
         );
     }

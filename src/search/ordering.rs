@@ -2,8 +2,11 @@
 //! of what they win against the value of the piece that moves (MVV-LVA), then killers, then
 //! quiet moves by their history.
 
-use super::params::{ATTACKER_CAP, ATTACKER_DIVISOR, HISTORY_MAX, VICTIM_CAP, VICTIM_WEIGHT};
-use crate::eval::Evaluate;
+use super::params::{
+    ATTACKER_CAP, ATTACKER_DIVISOR, CAPTURE_HISTORY_DIVISOR, CORRECTION_GRAIN, CORRECTION_MAX,
+    CORRECTION_SCALE, CORRECTION_WEIGHT_MAX, HISTORY_MAX, VICTIM_CAP, VICTIM_WEIGHT,
+};
+use crate::eval::{Evaluate, HistoryShape};
 use crate::rules::board::MAX_CELLS;
 use crate::rules::piece::Piece;
 use crate::rules::{Move, MoveFlag};
@@ -14,17 +17,60 @@ pub(super) const KILLER: i32 = 1 << 27;
 /// Captures that lose material (by static exchange) come after the quiet moves.
 const LOSING: i32 = -(1 << 25);
 
-/// Quiet-move history: how often a piece moving to a cell caused a cutoff.
-pub(super) struct History(pub(super) Vec<i32>);
+/// A piece arriving on a cell, as an index into the continuation history, or
+/// [`NO_ARRIVAL`].
+pub(super) type Arrival = u32;
+
+/// No arrival: the root, a null move, or a variant without continuation history.
+pub(super) const NO_ARRIVAL: Arrival = u32::MAX;
+
+/// The histories a thread learns from its cutoffs, kept from one search to the next of a game:
+/// - quiet: how often a piece moving to a cell caused a cutoff;
+/// - continuation: the same for a piece arriving on a cell right after a given earlier
+///   arrival (one and two plies before), in the variants small enough for a direct table
+///   (chess: 14 pieces on 64 squares, 896 arrivals, a table of 896 x 896).
+pub(super) struct History {
+    pub(super) quiet: Vec<i32>,
+    shape: Option<HistoryShape>,
+    continuation: Vec<i16>,
+    /// Capture history: how often a capture (an arrival taking a piece of some kind, or
+    /// promoting without capture) caused a cutoff, with the continuation table's shape.
+    capture: Vec<i16>,
+    /// Correction history: by team to move and the variant's correction key (chess: the
+    /// pawns), how far searches found the static evaluation off, averaged, in 1/256 cp.
+    correction: Vec<i32>,
+}
+
+/// The largest continuation table kept (entries): 3D boards would need hundreds of millions.
+const CONTINUATION_MAX: usize = 1 << 22;
 
 impl History {
-    pub fn new() -> Self {
-        History(vec![0; Piece::CODES * MAX_CELLS])
+    pub fn new(shape: Option<HistoryShape>) -> Self {
+        let shape = shape.filter(|s| s.arrivals() * s.arrivals() <= CONTINUATION_MAX);
+        History {
+            quiet: vec![0; Piece::CODES * MAX_CELLS],
+            shape,
+            continuation: vec![0; shape.map_or(0, |s| s.arrivals() * s.arrivals())],
+            capture: vec![0; shape.map_or(0, |s| s.arrivals() * (s.kinds + 1))],
+            correction: vec![0; 2 * CORRECTION_ENTRIES],
+        }
     }
 
     /// A placeholder without a table (for moving a history out of a worker).
     pub fn empty() -> Self {
-        History(Vec::new())
+        History {
+            quiet: Vec::new(),
+            shape: None,
+            continuation: Vec::new(),
+            capture: Vec::new(),
+            correction: Vec::new(),
+        }
+    }
+
+    /// Whether this history was made for a variant of `shape` (else a new one is made).
+    pub fn fits(&self, shape: Option<HistoryShape>) -> bool {
+        !self.quiet.is_empty()
+            && self.shape == shape.filter(|s| s.arrivals() * s.arrivals() <= CONTINUATION_MAX)
     }
 
     #[inline(always)]
@@ -34,22 +80,141 @@ impl History {
 
     #[inline(always)]
     pub fn get(&self, piece: Piece, m: Move) -> i32 {
-        self.0[Self::index(piece, m)]
+        self.quiet[Self::index(piece, m)]
     }
 
     /// Adds `bonus` (negative for a malus), with gravity towards zero so values stay bounded.
     #[inline(always)]
     pub fn update(&mut self, piece: Piece, m: Move, bonus: i32) {
-        let e = &mut self.0[Self::index(piece, m)];
-        let b = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
-        *e += b - *e * b.abs() / HISTORY_MAX;
+        let e = &mut self.quiet[Self::index(piece, m)];
+        let mut v = *e;
+        gravity(&mut v, bonus);
+        *e = v;
+    }
+
+    /// `piece` arriving on `m`'s target cell, or [`NO_ARRIVAL`] without a continuation table.
+    #[inline(always)]
+    pub fn arrival(&self, piece: Piece, m: Move) -> Arrival {
+        match self.shape {
+            Some(s) => {
+                ((piece.kind() as usize * s.colours + piece.colour().idx()) * s.cells + m.to())
+                    as Arrival
+            }
+            None => NO_ARRIVAL,
+        }
+    }
+
+    #[inline(always)]
+    fn continuation_index(&self, before: Arrival, now: Arrival) -> Option<usize> {
+        (before != NO_ARRIVAL && now != NO_ARRIVAL).then(|| {
+            let n = self.shape.map_or(0, |s| s.arrivals());
+            before as usize * n + now as usize
+        })
+    }
+
+    /// The continuation history of arrival `now` after `before` (0 when either is none).
+    #[inline(always)]
+    pub fn continuation(&self, before: Arrival, now: Arrival) -> i32 {
+        self.continuation_index(before, now)
+            .map_or(0, |i| self.continuation[i] as i32)
+    }
+
+    /// Adds `bonus` to the continuation history of `now` after `before`.
+    #[inline(always)]
+    pub fn update_continuation(&mut self, before: Arrival, now: Arrival, bonus: i32) {
+        if let Some(i) = self.continuation_index(before, now) {
+            let mut v = self.continuation[i] as i32;
+            gravity(&mut v, bonus);
+            self.continuation[i] = v as i16;
+        }
+    }
+
+    /// The history score of quiet move `m` by `piece` after the arrivals `before` (one and two
+    /// plies back): its own history, doubled, and its continuation histories.
+    #[inline(always)]
+    pub fn quiet_score(&self, piece: Piece, m: Move, before: [Arrival; 2]) -> i32 {
+        let now = self.arrival(piece, m);
+        2 * self.get(piece, m)
+            + self.continuation(before[0], now)
+            + self.continuation(before[1], now)
     }
 }
 
-/// The ordering score of a tactical move: victim (plus promotion) value first, then the
-/// cheapest attacker.
+impl History {
+    /// The capture history's index of tactical move `m`, if the variant has the table.
+    #[inline(always)]
+    fn capture_index<G: Evaluate>(&self, pos: &G, m: Move) -> Option<usize> {
+        let s = self.shape?;
+        let now = self.arrival(pos.moved_piece(m), m) as usize;
+        let victim = pos.captured_piece(m);
+        let k = if victim.is_some() && (victim.kind() as usize) < s.kinds {
+            victim.kind() as usize
+        } else {
+            s.kinds
+        };
+        Some(now * (s.kinds + 1) + k)
+    }
+
+    /// The capture history of tactical move `m` (0 without a table).
+    #[inline(always)]
+    pub fn capture<G: Evaluate>(&self, pos: &G, m: Move) -> i32 {
+        self.capture_index(pos, m)
+            .map_or(0, |i| self.capture[i] as i32)
+    }
+
+    /// Adds `bonus` to the capture history of tactical move `m`.
+    #[inline(always)]
+    pub fn update_capture<G: Evaluate>(&mut self, pos: &G, m: Move, bonus: i32) {
+        if let Some(i) = self.capture_index(pos, m) {
+            let mut v = self.capture[i] as i32;
+            gravity(&mut v, bonus);
+            self.capture[i] = v as i16;
+        }
+    }
+}
+
+/// Entries of the correction history per team.
+const CORRECTION_ENTRIES: usize = 1 << 14;
+
+impl History {
+    #[inline(always)]
+    fn correction_index(team: usize, key: u64) -> usize {
+        team * CORRECTION_ENTRIES + (key as usize & (CORRECTION_ENTRIES - 1))
+    }
+
+    /// The correction of the static evaluation, in centipawns, for `team` to move in a
+    /// position of correction key `key`.
+    #[inline(always)]
+    pub fn correction(&self, team: usize, key: u64) -> i32 {
+        self.correction[Self::correction_index(team, key)] / CORRECTION_GRAIN
+    }
+
+    /// A search of `depth` found `diff` centipawns more than the (corrected) static evaluation:
+    /// the entry moves towards it, the more the deeper the search.
+    #[inline(always)]
+    pub fn update_correction(&mut self, team: usize, key: u64, depth: i32, diff: i32) {
+        let e = &mut self.correction[Self::correction_index(team, key)];
+        let w = (depth + 1).min(CORRECTION_WEIGHT_MAX);
+        let target = diff * CORRECTION_GRAIN;
+        *e = ((*e * (CORRECTION_SCALE - w) + target * w) / CORRECTION_SCALE).clamp(
+            -CORRECTION_MAX * CORRECTION_GRAIN,
+            CORRECTION_MAX * CORRECTION_GRAIN,
+        );
+    }
+}
+
+/// Adds `bonus` to a history value, pulled towards zero so that it stays within plus or minus
+/// [`HISTORY_MAX`].
 #[inline(always)]
-pub(super) fn tactical_score<G: Evaluate>(pos: &G, m: Move) -> i32 {
+fn gravity(e: &mut i32, bonus: i32) {
+    let b = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+    *e += b - *e * b.abs() / HISTORY_MAX;
+}
+
+/// The ordering score of a tactical move: victim (plus promotion) value and the capture
+/// history, then the cheapest attacker.
+#[inline(always)]
+pub(super) fn tactical_score<G: Evaluate>(pos: &G, m: Move, history: &History) -> i32 {
     let victim = pos.captured_piece(m);
     let mut gain = if victim.is_some() {
         pos.piece_value(victim).min(VICTIM_CAP)
@@ -65,6 +230,7 @@ pub(super) fn tactical_score<G: Evaluate>(pos: &G, m: Move) -> i32 {
     }
     let attacker = pos.piece_value(pos.moved_piece(m)).min(ATTACKER_CAP);
     TACTICAL + gain * VICTIM_WEIGHT - attacker / ATTACKER_DIVISOR
+        + history.capture(pos, m) / CAPTURE_HISTORY_DIVISOR
 }
 
 /// Whether a tactical move loses material by static exchange. Only checked when the moving
@@ -100,13 +266,14 @@ pub(super) fn score_moves<G: Evaluate>(
     tt_move: Move,
     killers: [Move; 2],
     history: &History,
+    before: [Arrival; 2],
 ) {
     scores.clear();
     for &m in moves {
         let s = if m == tt_move {
             TT_MOVE
         } else if pos.is_tactical(m) {
-            let s = tactical_score(pos, m);
+            let s = tactical_score(pos, m, history);
             if loses_material(pos, m) {
                 s - TACTICAL + LOSING
             } else {
@@ -117,7 +284,7 @@ pub(super) fn score_moves<G: Evaluate>(
         } else if m == killers[1] {
             KILLER
         } else {
-            history.get(pos.moved_piece(m), m)
+            history.quiet_score(pos.moved_piece(m), m, before)
         };
         scores.push(s);
     }

@@ -74,6 +74,16 @@ pub const CHECK_EXTENSION_MAX_PLY: usize = MAX_PLY / 2;
 /// A node at this depth or deeper without a move from the transposition table is searched
 /// one ply shallower (internal iterative reduction).
 pub const IIR_MIN_DEPTH: i32 = 4;
+/// Singular extensions: the table's move is tested from this depth ...
+pub const SE_MIN_DEPTH: i32 = 7;
+/// ... when the table's entry is at most this many plies shallower than the node ...
+pub const SE_TT_DEPTH_MARGIN: i32 = 3;
+/// ... against a bound this many centipawns per ply of depth below its score ...
+pub const SE_MARGIN: i32 = 1;
+/// ... and extended twice when the other moves fall this far below the bound ...
+pub const SE_DOUBLE_MARGIN: i32 = 25;
+/// ... at most this many times along a line.
+pub const SE_DOUBLE_MAX: i32 = 6;
 /// Late-move reductions apply from this depth ...
 pub const LMR_MIN_DEPTH: i32 = 3;
 /// ... from the move searched after this many.
@@ -82,6 +92,9 @@ pub const LMR_MIN_MOVES: usize = 2;
 pub const LMR_BASE: f64 = 0.75;
 /// See [`LMR_BASE`].
 pub const LMR_DIVISOR: f64 = 2.25;
+/// A quiet move's reduction falls by one ply per this much of its history score (its own
+/// history doubled plus its continuation histories) and rises likewise when that is negative.
+pub const LMR_HISTORY_DIVISOR: i32 = 8192;
 /// Depths the reduction table covers (deeper searches use its last row).
 const LMR_DEPTHS: usize = 64;
 /// Move numbers the reduction table covers (later moves use its last column).
@@ -120,6 +133,18 @@ pub const HISTORY_BONUS_MAX: i32 = 1600;
 /// History values stay within plus or minus this: each update pulls a value towards zero by
 /// its share of this bound (gravity), so old results fade as new ones come in.
 pub const HISTORY_MAX: i32 = 16384;
+/// A capture's ordering score adds its capture history divided by this (a pawn's worth of
+/// victim is 1600).
+pub const CAPTURE_HISTORY_DIVISOR: i32 = 2;
+/// Correction history: entries are kept in 1/this of a centipawn ...
+pub const CORRECTION_GRAIN: i32 = 256;
+/// ... and move towards a search's finding with weight `min(depth + 1,
+/// CORRECTION_WEIGHT_MAX) / CORRECTION_SCALE` ...
+pub const CORRECTION_WEIGHT_MAX: i32 = 16;
+/// See [`CORRECTION_WEIGHT_MAX`].
+pub const CORRECTION_SCALE: i32 = 256;
+/// ... and correct by at most this many centipawns.
+pub const CORRECTION_MAX: i32 = 64;
 /// Captures are ordered by `VICTIM_WEIGHT * victim - attacker / ATTACKER_DIVISOR` (most
 /// valuable victim, then least valuable attacker), with the victim's value (plus a
 /// promotion's) capped at `VICTIM_CAP` ...

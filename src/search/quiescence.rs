@@ -78,18 +78,20 @@ impl<G: Evaluate> Worker<'_, G> {
             return s;
         }
         // Standing pat: the side to move may decline every capture (not when in check).
-        let stand = if in_check {
-            -INFINITE
+        // The evaluation as computed is kept in the table; the corrected one stands pat.
+        let (raw, stand) = if in_check {
+            (Entry::NO_EVAL, -INFINITE)
         } else {
-            let e = match tte {
+            let raw = match tte {
                 Some(e) if e.eval != Entry::NO_EVAL => e.eval,
                 _ => self.static_eval(),
             };
+            let e = self.corrected(raw);
             if e >= beta {
                 return e;
             }
             alpha = alpha.max(e);
-            e
+            (raw, e)
         };
         if qply >= QS_MAX_PLY && !in_check {
             return stand;
@@ -107,7 +109,7 @@ impl<G: Evaluate> Worker<'_, G> {
         }
         for &m in moves.as_slice() {
             scores.push(if self.pos.is_tactical(m) {
-                tactical_score(&self.pos, m)
+                tactical_score(&self.pos, m, &self.history)
             } else {
                 0
             });
@@ -131,7 +133,7 @@ impl<G: Evaluate> Worker<'_, G> {
                 Entry {
                     mv: best_move,
                     score: score_to_tt(best, ply),
-                    eval: if in_check { Entry::NO_EVAL } else { stand },
+                    eval: raw,
                     depth: 0,
                     bound: if best >= beta {
                         Bound::Lower

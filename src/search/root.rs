@@ -25,6 +25,7 @@ impl<G: Evaluate> Worker<'_, G> {
         }
         for i in pv_idx..self.root_moves.len() {
             let m = self.root_moves[i].mv;
+            self.arrivals[0] = self.history.arrival(self.pos.moved_piece(m), m);
             self.pos.make(m);
             self.count_node();
             let same = self.pos.team_to_move() == team;

@@ -4,7 +4,7 @@
 
 use std::sync::atomic::Ordering::{Acquire, Relaxed};
 
-use super::ordering::History;
+use super::ordering::{Arrival, History, NO_ARRIVAL};
 use super::params::{
     ASPIRATION_DELTA, ASPIRATION_MIN_DEPTH, EVAL_MATE_MARGIN, NEXT_ITERATION_SHARE,
     POLL_MASK_HELPER, POLL_MASK_MAIN, REPORT_BOUNDS_AFTER_MS,
@@ -54,6 +54,20 @@ pub(super) struct Worker<'a, G: Evaluate> {
     pub pv: Vec<Vec<Move>>,
     /// The quiet moves tried at each ply (for the history malus), reused.
     pub quiets: Vec<Vec<Move>>,
+    /// The tactical moves tried at each ply (for the capture history malus), reused.
+    pub captures: Vec<Vec<Move>>,
+    /// The move made at each ply of the current line, as an arrival (for the continuation
+    /// history of the plies below it).
+    pub arrivals: Vec<Arrival>,
+    /// The move a singular extension's test leaves out at each ply (`Move::NONE` if none).
+    pub excluded: Vec<Move>,
+    /// The (corrected) static evaluation at each ply of the current line, -INFINITE in check.
+    pub evals: Vec<i32>,
+    /// How many double extensions the line to each ply holds.
+    pub double_extensions: Vec<i32>,
+    /// Whether the variant searches with the refinements measured in chess
+    /// (`Evaluate::refined_search`).
+    pub refined: bool,
     /// What the evaluation keeps between calls (chess: the network's accumulators).
     pub eval_cache: crate::eval::network::EvalCache,
 }
@@ -70,6 +84,8 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         moves: &[Move],
         reporter: &'a dyn Reporter,
     ) -> Self {
+        let shape = pos.history_shape();
+        let refined = pos.refined_search();
         Worker {
             id,
             pos,
@@ -94,11 +110,17 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             seldepth: 0,
             stopped: false,
             killers: vec![[Move::NONE; 2]; MAX_PLY + 2],
-            history: shared.take_history(id),
+            history: shared.take_history(id, shape),
             lists: (0..MAX_PLY + 2).map(|_| MoveList::new()).collect(),
             scores: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(256)).collect(),
             pv: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(32)).collect(),
             quiets: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(64)).collect(),
+            captures: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(32)).collect(),
+            arrivals: vec![NO_ARRIVAL; MAX_PLY + 2],
+            excluded: vec![Move::NONE; MAX_PLY + 2],
+            double_extensions: vec![0; MAX_PLY + 2],
+            evals: vec![-INFINITE; MAX_PLY + 2],
+            refined,
             eval_cache: Default::default(),
         }
     }
@@ -158,6 +180,20 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             -MATE_BOUND + EVAL_MATE_MARGIN,
             MATE_BOUND - EVAL_MATE_MARGIN,
         )
+    }
+
+    /// The static evaluation corrected by the correction history (where the variant has a
+    /// correction key), from the evaluation `raw`.
+    #[inline(always)]
+    pub fn corrected(&self, raw: i32) -> i32 {
+        match self.pos.correction_key() {
+            Some(k) if self.refined => (raw + self.history.correction(self.pos.team_to_move(), k))
+                .clamp(
+                    -MATE_BOUND + EVAL_MATE_MARGIN,
+                    MATE_BOUND - EVAL_MATE_MARGIN,
+                ),
+            _ => raw,
+        }
     }
 
     /// Iterative deepening. Returns the result of the last completed iteration.
@@ -365,6 +401,19 @@ impl<'a, G: Evaluate> Worker<'a, G> {
     pub fn give_back_lists(&mut self, ply: usize, lists: (MoveList, Vec<i32>)) {
         self.lists[ply] = lists.0;
         self.scores[ply] = lists.1;
+    }
+
+    /// The arrivals one and two plies before `ply`.
+    #[inline(always)]
+    pub fn arrivals_before(&self, ply: usize) -> [Arrival; 2] {
+        let at = |back: usize| {
+            if ply >= back {
+                self.arrivals[ply - back]
+            } else {
+                NO_ARRIVAL
+            }
+        };
+        [at(1), at(2)]
     }
 
     /// Makes `m` the best move at `ply`: the principal variation at `ply` becomes `m`
