@@ -3,11 +3,11 @@
 #
 # Usage: scripts/train_net.sh GAMES [SEED]
 #
-# Plays GAMES chess games per core with `strata datagen` (5000 nodes a move, 8 random opening
-# plies; core i uses seed SEED+i and writes data/net-SEED+i.txt, so the same command gives
-# the same files), then trains the network on every data/net-*.txt file with
-# `strata train-net` into src/eval/nets/chess.net. Rebuild, then test the new network against
-# the build before it with scripts/sprt.sh before committing it.
+# Plays GAMES chess games with `strata datagen` on every core (5000 nodes a move, 8 random
+# opening plies, seed SEED: the same command gives the same data/net-SEED.txt whatever the
+# core count), then trains the network on every data/net-*.txt file with `strata train-net`
+# into src/eval/nets/chess.net. Rebuild, then test the new network against the build before
+# it with scripts/sprt.sh before committing it.
 #
 # The data are played by whatever src/eval/nets/chess.net the build holds (the first were
 # played by the evaluation by terms). EPOCHS and LAMBDA (environment) override the training.
@@ -19,13 +19,7 @@ cargo build --release --quiet
 bin=target/release/strata
 mkdir -p data
 cores=$(nproc)
-i=0
-while [ "$i" -lt "$cores" ]; do
-    s=$((seed + i))
-    "$bin" datagen --variant chess --games "$games" --nodes 5000 --seed "$s" --threads 1 \
-        --out "data/net-$s.txt" &
-    i=$((i + 1))
-done
-wait
+"$bin" datagen --variant chess --games "$games" --nodes 5000 --seed "$seed" --threads "$cores" \
+    --out "data/net-$seed.txt"
 "$bin" train-net --data data/net-*.txt --epochs "${EPOCHS:-12}" --lambda "${LAMBDA:-0.3}" \
     --batch 8192 --rate 0.002 --threads "$cores" --out src/eval/nets/chess.net

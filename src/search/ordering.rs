@@ -28,7 +28,7 @@ pub(super) const NO_ARRIVAL: Arrival = u32::MAX;
 /// - quiet: how often a piece moving to a cell caused a cutoff;
 /// - continuation: the same for a piece arriving on a cell right after a given earlier
 ///   arrival (one and two plies before), in the variants small enough for a direct table
-///   (chess: 14 pieces on 64 squares, 896 arrivals, a table of 896 x 896).
+///   (chess: 6 kinds of 2 colours on 64 squares, 768 arrivals, a table of 768 x 768).
 pub(super) struct History {
     pub(super) quiet: Vec<i32>,
     shape: Option<HistoryShape>,
@@ -44,9 +44,15 @@ pub(super) struct History {
 /// The largest continuation table kept (entries): 3D boards would need hundreds of millions.
 const CONTINUATION_MAX: usize = 1 << 22;
 
+/// The shape a history keeps tables for: `shape`, unless its continuation table would be too
+/// large.
+fn kept_shape(shape: Option<HistoryShape>) -> Option<HistoryShape> {
+    shape.filter(|s| s.arrivals() * s.arrivals() <= CONTINUATION_MAX)
+}
+
 impl History {
     pub fn new(shape: Option<HistoryShape>) -> Self {
-        let shape = shape.filter(|s| s.arrivals() * s.arrivals() <= CONTINUATION_MAX);
+        let shape = kept_shape(shape);
         History {
             quiet: vec![0; Piece::CODES * MAX_CELLS],
             shape,
@@ -69,8 +75,7 @@ impl History {
 
     /// Whether this history was made for a variant of `shape` (else a new one is made).
     pub fn fits(&self, shape: Option<HistoryShape>) -> bool {
-        !self.quiet.is_empty()
-            && self.shape == shape.filter(|s| s.arrivals() * s.arrivals() <= CONTINUATION_MAX)
+        !self.quiet.is_empty() && self.shape == kept_shape(shape)
     }
 
     #[inline(always)]
@@ -87,9 +92,7 @@ impl History {
     #[inline(always)]
     pub fn update(&mut self, piece: Piece, m: Move, bonus: i32) {
         let e = &mut self.quiet[Self::index(piece, m)];
-        let mut v = *e;
-        gravity(&mut v, bonus);
-        *e = v;
+        *e = gravity(*e, bonus);
     }
 
     /// `piece` arriving on `m`'s target cell, or [`NO_ARRIVAL`] without a continuation table.
@@ -123,9 +126,7 @@ impl History {
     #[inline(always)]
     pub fn update_continuation(&mut self, before: Arrival, now: Arrival, bonus: i32) {
         if let Some(i) = self.continuation_index(before, now) {
-            let mut v = self.continuation[i] as i32;
-            gravity(&mut v, bonus);
-            self.continuation[i] = v as i16;
+            self.continuation[i] = gravity(self.continuation[i] as i32, bonus) as i16;
         }
     }
 
@@ -166,9 +167,7 @@ impl History {
     #[inline(always)]
     pub fn update_capture<G: Evaluate>(&mut self, pos: &G, m: Move, bonus: i32) {
         if let Some(i) = self.capture_index(pos, m) {
-            let mut v = self.capture[i] as i32;
-            gravity(&mut v, bonus);
-            self.capture[i] = v as i16;
+            self.capture[i] = gravity(self.capture[i] as i32, bonus) as i16;
         }
     }
 }
@@ -203,12 +202,12 @@ impl History {
     }
 }
 
-/// Adds `bonus` to a history value, pulled towards zero so that it stays within plus or minus
-/// [`HISTORY_MAX`].
+/// History value `e` with `bonus` added, pulled towards zero so that it stays within plus or
+/// minus [`HISTORY_MAX`].
 #[inline(always)]
-fn gravity(e: &mut i32, bonus: i32) {
+fn gravity(e: i32, bonus: i32) -> i32 {
     let b = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
-    *e += b - *e * b.abs() / HISTORY_MAX;
+    e + b - e * b.abs() / HISTORY_MAX
 }
 
 /// The ordering score of a tactical move: victim (plus promotion) value and the capture
