@@ -354,7 +354,12 @@ pub fn search<G: Evaluate>(
     shared.completed.store(0, Relaxed);
     shared.tt.new_search();
     let (limits, settings) = &settings.handicapped(limits);
-    let budget = time::budget(&limits.clock, settings.move_overhead);
+    let moves_to_go = if root.refined_search() {
+        params::MOVES_TO_GO_REFINED
+    } else {
+        params::MOVES_TO_GO_DEFAULT
+    };
+    let budget = time::budget(&limits.clock, settings.move_overhead, moves_to_go);
     let moves = root_moves(root, limits);
     let outcome = if moves.is_empty() {
         let end = root.decided().unwrap_or_else(|| root.end_without_moves());

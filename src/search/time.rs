@@ -7,8 +7,8 @@
 use std::time::Duration;
 
 use super::params::{
-    INCREMENT_SHARE, MAXIMUM_CAP, MAXIMUM_CAP_LAST_MOVE, MAXIMUM_OVER_OPTIMUM, MOVES_TO_GO_DEFAULT,
-    MOVES_TO_GO_MAX, OPTIMUM_CAP,
+    INCREMENT_SHARE, MAXIMUM_CAP, MAXIMUM_CAP_LAST_MOVE, MAXIMUM_OVER_OPTIMUM, MOVES_TO_GO_MAX,
+    OPTIMUM_CAP,
 };
 
 /// `x * share.0 / share.1`.
@@ -39,7 +39,9 @@ pub struct Budget {
 }
 
 /// Computes the budgets; `None` when the clock sets no limit (depth, nodes, infinite).
-pub fn budget(clock: &Clock, overhead_ms: u64) -> Option<Budget> {
+/// `moves_to_go` is the number of moves planned for when the clock does not say
+/// ([`super::params::MOVES_TO_GO_DEFAULT`] or, in chess, `MOVES_TO_GO_REFINED`).
+pub fn budget(clock: &Clock, overhead_ms: u64, moves_to_go: u64) -> Option<Budget> {
     if let Some(mt) = clock.movetime {
         let t = Duration::from_millis(mt.saturating_sub(overhead_ms).max(1));
         return Some(Budget {
@@ -53,7 +55,7 @@ pub fn budget(clock: &Clock, overhead_ms: u64) -> Option<Budget> {
     let mtg = clock
         .movestogo
         .map(|m| m.clamp(1, MOVES_TO_GO_MAX) as u64)
-        .unwrap_or(MOVES_TO_GO_DEFAULT);
+        .unwrap_or(moves_to_go);
     // Never plan to use more than the time left, even with the increment.
     let optimum = (left / mtg + part(inc, INCREMENT_SHARE))
         .min(part(left, OPTIMUM_CAP))
@@ -93,6 +95,7 @@ mod tests {
                             movetime: None,
                         },
                         30,
+                        15,
                     )
                     .unwrap();
                     let left = time.saturating_sub(30).max(1) as u128;
@@ -107,9 +110,10 @@ mod tests {
                 ..Clock::default()
             },
             30,
+            30,
         )
         .unwrap();
         assert_eq!(b.maximum, Duration::from_millis(470));
-        assert_eq!(budget(&Clock::default(), 30), None);
+        assert_eq!(budget(&Clock::default(), 30, 30), None);
     }
 }
