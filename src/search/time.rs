@@ -86,7 +86,10 @@ mod tests {
     fn budgets_stay_inside_the_clock() {
         for time in [1u64, 5, 50, 100, 1000, 10_000, 60_000, 3_600_000] {
             for inc in [0u64, 10, 100, 1000] {
-                for mtg in [None, Some(1), Some(5), Some(40)] {
+                for (mtg, plan) in [None, Some(1), Some(5), Some(40)]
+                    .into_iter()
+                    .flat_map(|m| [(m, 15), (m, 30)])
+                {
                     let b = budget(
                         &Clock {
                             time: Some(time),
@@ -95,11 +98,14 @@ mod tests {
                             movetime: None,
                         },
                         30,
-                        15,
+                        plan,
                     )
                     .unwrap();
                     let left = time.saturating_sub(30).max(1) as u128;
-                    assert!(b.maximum.as_millis() <= left, "{time} {inc} {mtg:?}: {b:?}");
+                    assert!(
+                        b.maximum.as_millis() <= left,
+                        "{time} {inc} {mtg:?} {plan}: {b:?}"
+                    );
                     assert!(b.optimum <= b.maximum);
                 }
             }
