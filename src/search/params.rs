@@ -20,6 +20,27 @@ pub const REPORT_BOUNDS_AFTER_MS: u128 = 2000;
 /// next iteration would most likely not finish within the optimum.
 pub const NEXT_ITERATION_SHARE: f64 = 0.55;
 
+/// The time manager scales [`NEXT_ITERATION_SHARE`] of the optimum after each iteration by
+/// three factors. Stability: `TM_STABILITY_MAX - TM_STABILITY_STEP * n`, where the best move
+/// has stayed the best for `n` iterations (at most `TM_STABLE_ITERATIONS`) ...
+pub const TM_STABILITY_MAX: f64 = 1.5;
+/// See [`TM_STABILITY_MAX`].
+pub const TM_STABILITY_STEP: f64 = 0.1;
+/// See [`TM_STABILITY_MAX`].
+pub const TM_STABLE_ITERATIONS: u32 = 6;
+/// ... the falling score: `1 + (previous - score) / TM_FALL_SCALE`, within
+/// [`TM_FALL_MIN`, `TM_FALL_MAX`] ...
+pub const TM_FALL_SCALE: f64 = 200.0;
+/// See [`TM_FALL_SCALE`].
+pub const TM_FALL_MIN: f64 = 0.8;
+/// See [`TM_FALL_SCALE`].
+pub const TM_FALL_MAX: f64 = 1.5;
+/// ... and the effort: `TM_EFFORT_BASE` less the best move's share of the iteration's root
+/// nodes, at least `TM_EFFORT_MIN` (a best move that took nearly every node is clear).
+pub const TM_EFFORT_BASE: f64 = 1.6;
+/// See [`TM_EFFORT_BASE`].
+pub const TM_EFFORT_MIN: f64 = 0.6;
+
 // Static evaluation.
 
 /// The static evaluation is kept this far inside the mate scores: the armies of the 3D

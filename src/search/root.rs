@@ -26,6 +26,7 @@ impl<G: Evaluate> Worker<'_, G> {
         for i in pv_idx..self.root_moves.len() {
             let m = self.root_moves[i].mv;
             self.arrivals[0] = self.history.arrival(self.pos.moved_piece(m), m);
+            let nodes_before = self.nodes;
             self.pos.make(m);
             self.count_node();
             let same = self.pos.team_to_move() == team;
@@ -41,6 +42,7 @@ impl<G: Evaluate> Worker<'_, G> {
                 v
             };
             self.pos.unmake();
+            self.root_moves[i].nodes = self.nodes - nodes_before;
             if self.stopped {
                 return best;
             }

@@ -6,10 +6,13 @@
 
 use std::time::Duration;
 
+use super::MATE_BOUND;
 use super::params::{
     INCREMENT_SHARE, MAXIMUM_CAP, MAXIMUM_CAP_LAST_MOVE, MAXIMUM_OVER_OPTIMUM, MOVES_TO_GO_MAX,
-    OPTIMUM_CAP,
+    OPTIMUM_CAP, TM_EFFORT_BASE, TM_EFFORT_MIN, TM_FALL_MAX, TM_FALL_MIN, TM_FALL_SCALE,
+    TM_STABILITY_MAX, TM_STABILITY_STEP, TM_STABLE_ITERATIONS,
 };
+use crate::rules::Move;
 
 /// `x * share.0 / share.1`.
 fn part(x: u64, share: (u64, u64)) -> u64 {
@@ -78,6 +81,49 @@ pub fn budget(clock: &Clock, overhead_ms: u64, moves_to_go: u64) -> Option<Budge
     })
 }
 
+/// What the time manager has seen of a search's completed iterations: how settled the best
+/// move is and where the score goes. The main thread keeps one per search.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Trend {
+    /// The best move of the last completed iteration ...
+    best: Move,
+    /// ... and for how many iterations in a row it has been the best.
+    stable: u32,
+    /// The score of the last completed iteration (`None` before the first).
+    score: Option<i32>,
+}
+
+impl Trend {
+    /// Records a completed iteration (its best move, score, the nodes spent on the best move
+    /// and on all root moves) and returns the factor for the share of the optimum after which
+    /// no new iteration starts: less when the best move has stayed the best for several
+    /// iterations and took most of the nodes, more when it just changed or the score fell.
+    pub fn factor(&mut self, best: Move, score: i32, best_nodes: u64, total_nodes: u64) -> f64 {
+        if best == self.best {
+            self.stable += 1;
+        } else {
+            self.best = best;
+            self.stable = 0;
+        }
+        let stability =
+            TM_STABILITY_MAX - TM_STABILITY_STEP * self.stable.min(TM_STABLE_ITERATIONS) as f64;
+        let falling = match self.score {
+            Some(prev) if score.abs() < MATE_BOUND => {
+                (1.0 + (prev - score) as f64 / TM_FALL_SCALE).clamp(TM_FALL_MIN, TM_FALL_MAX)
+            }
+            _ => 1.0,
+        };
+        self.score = Some(score);
+        let share = if total_nodes > 0 {
+            best_nodes as f64 / total_nodes as f64
+        } else {
+            0.5
+        };
+        let effort = (TM_EFFORT_BASE - share).max(TM_EFFORT_MIN);
+        stability * falling * effort
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -121,5 +167,46 @@ mod tests {
         .unwrap();
         assert_eq!(b.maximum, Duration::from_millis(470));
         assert_eq!(budget(&Clock::default(), 30, 30), None);
+    }
+
+    #[test]
+    fn trend_spends_less_on_a_settled_best_move() {
+        let (a, b) = (Move(1), Move(2));
+        let mut t = Trend::default();
+        // The first iteration: a new best move, no previous score, an even node share.
+        let first = t.factor(a, 0, 50, 100);
+        assert!((first - TM_STABILITY_MAX * (TM_EFFORT_BASE - 0.5)).abs() < 1e-9);
+        // The same move and score, iteration after iteration: the factor only falls, to a floor.
+        let mut last = first;
+        for _ in 0..10 {
+            let f = t.factor(a, 0, 50, 100);
+            assert!(f <= last, "{f} > {last}");
+            last = f;
+        }
+        let floor = (TM_STABILITY_MAX - TM_STABILITY_STEP * TM_STABLE_ITERATIONS as f64)
+            * (TM_EFFORT_BASE - 0.5);
+        assert!((last - floor).abs() < 1e-9);
+        // A best move that took nearly all the nodes is clearer still.
+        assert!(t.factor(a, 0, 99, 100) < last);
+        // A new best move starts over; a falling score adds time, a rising one takes some.
+        assert!(t.factor(b, 0, 50, 100) > last);
+        let steady = Trend::default().factor(a, 0, 50, 100);
+        let mut falling = Trend::default();
+        falling.factor(a, 100, 50, 100);
+        let mut rising = Trend::default();
+        rising.factor(a, -100, 50, 100);
+        let fell = falling.factor(a, 0, 50, 100);
+        let rose = rising.factor(a, 0, 50, 100);
+        assert!(rose < fell, "{rose} {fell}");
+        // Both are the second iteration with the same move: only the score differs.
+        let mut level = Trend::default();
+        level.factor(a, 0, 50, 100);
+        let same = level.factor(a, 0, 50, 100);
+        assert!(rose < same && same < fell, "{rose} {same} {fell}");
+        assert!(steady > same);
+        // Mate scores do not count as a fall.
+        let mut mated = Trend::default();
+        mated.factor(a, 0, 50, 100);
+        assert!((mated.factor(a, -MATE_BOUND - 5, 50, 100) - same).abs() < 1e-9);
     }
 }

@@ -10,7 +10,7 @@ use super::params::{
     POLL_MASK_HELPER, POLL_MASK_MAIN, REPORT_BOUNDS_AFTER_MS,
 };
 use super::skill::Candidate;
-use super::time::Budget;
+use super::time::{Budget, Trend};
 use super::tt::Bound;
 use super::{
     INFINITE, Iteration, Limits, MATE, MATE_BOUND, MAX_PLY, Outcome, Reporter, Settings, Shared,
@@ -27,6 +27,8 @@ pub(super) struct RootMove {
     pub pv: Vec<Move>,
     pub seldepth: usize,
     pub bound: Bound,
+    /// Nodes spent on this move in the last iteration.
+    pub nodes: u64,
 }
 
 /// A search thread's own state.
@@ -70,6 +72,8 @@ pub(super) struct Worker<'a, G: Evaluate> {
     pub refined: bool,
     /// What the evaluation keeps between calls (chess: the network's accumulators).
     pub eval_cache: crate::eval::network::EvalCache,
+    /// The time manager's view of the iterations so far (main thread).
+    pub trend: Trend,
 }
 
 impl<'a, G: Evaluate> Worker<'a, G> {
@@ -103,6 +107,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
                     pv: vec![mv],
                     seldepth: 0,
                     bound: Bound::Exact,
+                    nodes: 0,
                 })
                 .collect(),
             nodes: 0,
@@ -122,6 +127,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             evals: vec![-INFINITE; MAX_PLY + 2],
             refined,
             eval_cache: Default::default(),
+            trend: Trend::default(),
         }
     }
 
@@ -338,7 +344,15 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         }
     }
 
-    fn should_stop_after_iteration(&self) -> bool {
+    /// How much of the optimum time this iteration's results suggest spending, as a factor
+    /// ([`Trend::factor`]).
+    fn time_factor(&mut self) -> f64 {
+        let best = &self.root_moves[0];
+        let total: u64 = self.root_moves.iter().map(|r| r.nodes).sum();
+        self.trend.factor(best.mv, best.score, best.nodes, total)
+    }
+
+    fn should_stop_after_iteration(&mut self) -> bool {
         if let Some(mate) = self.limits.mate {
             let s = self.root_moves[0].score;
             if s >= MATE_BOUND && (MATE - s + 1) / 2 <= mate as i32 {
@@ -349,7 +363,13 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             return false;
         }
         if let Some(b) = self.budget {
-            if self.shared.elapsed() >= b.optimum.mul_f64(NEXT_ITERATION_SHARE) {
+            // Measured in chess only; the other variants keep the fixed share.
+            let factor = if self.refined {
+                self.time_factor()
+            } else {
+                1.0
+            };
+            if self.shared.elapsed() >= b.optimum.mul_f64(NEXT_ITERATION_SHARE * factor) {
                 return true;
             }
             // A single legal move needs no thought.
