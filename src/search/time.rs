@@ -127,6 +127,7 @@ impl Trend {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::params::{MOVES_TO_GO_DEFAULT, MOVES_TO_GO_REFINED};
 
     #[test]
     fn budgets_stay_inside_the_clock() {
@@ -134,7 +135,7 @@ mod tests {
             for inc in [0u64, 10, 100, 1000] {
                 for (mtg, plan) in [None, Some(1), Some(5), Some(40)]
                     .into_iter()
-                    .flat_map(|m| [(m, 15), (m, 30)])
+                    .flat_map(|m| [(m, MOVES_TO_GO_REFINED), (m, MOVES_TO_GO_DEFAULT)])
                 {
                     let b = budget(
                         &Clock {
