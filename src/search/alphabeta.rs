@@ -9,12 +9,13 @@
 //!    cutoff rewards the move in the killers and the history.
 //! 4. The result stored in the transposition table.
 
-use super::ordering::{KILLER, NO_ARRIVAL, pick, score_moves};
+use super::ordering::{KILLER, NO_ARRIVAL, pick, score_moves, tactical_score};
 use super::params::{
     CHECK_EXTENSION_MAX_PLY, FUTILITY_BASE, FUTILITY_MARGIN, FUTILITY_MAX_DEPTH,
     HISTORY_BONUS_BASE, HISTORY_BONUS_FACTOR, HISTORY_BONUS_MAX, IIR_MIN_DEPTH, LMP_BASE,
     LMP_FACTOR, LMP_MAX_DEPTH, LMR_CUT_NODE, LMR_HISTORY_DIVISOR, LMR_MIN_DEPTH, NMP_BASE, NMP_DEPTH_DIVISOR,
-    NMP_EVAL_DIVISOR, NMP_EVAL_MAX, NMP_MIN_DEPTH, RFP_MARGIN, RFP_MAX_DEPTH, SE_DOUBLE_MARGIN,
+    NMP_EVAL_DIVISOR, NMP_EVAL_MAX, NMP_MIN_DEPTH, PROBCUT_IMPROVING, PROBCUT_MARGIN,
+    PROBCUT_MIN_DEPTH, PROBCUT_REDUCTION, RFP_MARGIN, RFP_MAX_DEPTH, SE_DOUBLE_MARGIN,
     SE_DOUBLE_MAX, SE_MARGIN, SE_MIN_DEPTH, SE_TT_DEPTH_MARGIN, SEE_PRUNE_MAX_DEPTH,
     SEE_QUIET_MARGIN, SEE_TACTICAL_MARGIN, reduction,
 };
@@ -300,7 +301,73 @@ impl<G: Evaluate> Worker<'_, G> {
                 return Some(if v >= MATE_BOUND { beta } else { v });
             }
         }
+        if self.refined && depth >= PROBCUT_MIN_DEPTH {
+            return self.probcut(n);
+        }
         None
+    }
+
+    /// ProbCut: a capture that wins enough by static exchange, and still beats a bound well
+    /// above beta in the quiescence search and then in a search four plies shallower, settles
+    /// the node (a search that deep would almost surely fail high too). Skipped when the
+    /// table already holds a search nearly that deep that stayed below the bound.
+    fn probcut(&mut self, n: &Node) -> Option<i32> {
+        let pbeta = n.beta + PROBCUT_MARGIN - PROBCUT_IMPROVING * n.improving as i32;
+        if pbeta >= MATE_BOUND {
+            return None;
+        }
+        if let Some(e) = n.tt
+            && e.depth >= n.depth - PROBCUT_REDUCTION + 1
+            && score_from_tt(e.score, n.ply) < pbeta
+        {
+            return None;
+        }
+        let mut lists = self.take_lists(n.ply);
+        let (moves, scores) = &mut lists;
+        self.pos.generate_tactical(moves);
+        for &m in moves.as_slice() {
+            scores.push(tactical_score(&self.pos, m, &self.history));
+        }
+        let mut found = None;
+        for i in 0..moves.len() {
+            pick(moves.as_mut_slice(), scores, i);
+            let m = moves.as_slice()[i];
+            if m == n.excluded || self.pos.see(m) < pbeta - n.eval {
+                continue;
+            }
+            self.arrivals[n.ply] = self.history.arrival(self.pos.moved_piece(m), m);
+            self.double_extensions[n.ply + 1] = self.double_extensions[n.ply];
+            self.pos.make(m);
+            self.count_node();
+            let same = self.pos.team_to_move() == n.team;
+            let ply = n.ply + 1;
+            let mut v = self.child::<false>(same, 0, pbeta - 1, pbeta, ply, !n.cut);
+            if v >= pbeta {
+                let d = n.depth - PROBCUT_REDUCTION;
+                v = self.child::<false>(same, d, pbeta - 1, pbeta, ply, !n.cut);
+            }
+            self.pos.unmake();
+            if self.stopped {
+                found = Some(0);
+                break;
+            }
+            if v >= pbeta {
+                self.shared.tt.store(
+                    self.pos.key(),
+                    Entry {
+                        mv: m,
+                        score: score_to_tt(v, n.ply),
+                        eval: n.tt.map_or(Entry::NO_EVAL, |e| e.eval),
+                        depth: n.depth - PROBCUT_REDUCTION + 1,
+                        bound: Bound::Lower,
+                    },
+                );
+                found = Some(v);
+                break;
+            }
+        }
+        self.give_back_lists(n.ply, lists);
+        found
     }
 
     /// The move loop. Returns the best score and move (`Move::NONE` if no move raised

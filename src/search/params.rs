@@ -63,6 +63,14 @@ pub const NMP_DEPTH_DIVISOR: i32 = 4;
 pub const NMP_EVAL_DIVISOR: i32 = 200;
 /// ... at most this many plies for the evaluation.
 pub const NMP_EVAL_MAX: i32 = 3;
+/// ProbCut (in the variants with the refined search) from this depth, ...
+pub const PROBCUT_MIN_DEPTH: i32 = 5;
+/// ... against beta plus this margin, ...
+pub const PROBCUT_MARGIN: i32 = 200;
+/// ... less this where the evaluation is improving, ...
+pub const PROBCUT_IMPROVING: i32 = 50;
+/// ... verified by a search this many plies shallower.
+pub const PROBCUT_REDUCTION: i32 = 4;
 
 // Pruning of late quiet moves.
 
@@ -118,7 +126,7 @@ pub const LMR_DIVISOR: f64 = 2.25;
 pub const LMR_HISTORY_DIVISOR: i32 = 8192;
 /// ... and more, by this many plies, at a node expected to fail high (in the variants with
 /// the refined search).
-pub const LMR_CUT_NODE: i32 = 2;
+pub const LMR_CUT_NODE: i32 = 0;
 /// Depths the reduction table covers (deeper searches use its last row).
 const LMR_DEPTHS: usize = 64;
 /// Move numbers the reduction table covers (later moves use its last column).
