@@ -13,7 +13,7 @@ use super::ordering::{KILLER, NO_ARRIVAL, pick, score_moves, tactical_score};
 use super::params::{
     CHECK_EXTENSION_MAX_PLY, FUTILITY_BASE, FUTILITY_MARGIN, FUTILITY_MAX_DEPTH,
     HISTORY_BONUS_BASE, HISTORY_BONUS_FACTOR, HISTORY_BONUS_MAX, IIR_MIN_DEPTH, LMP_BASE,
-    LMP_FACTOR, LMP_MAX_DEPTH, LMR_CUT_NODE, LMR_HISTORY_DIVISOR, LMR_MIN_DEPTH, NMP_BASE, NMP_DEPTH_DIVISOR,
+    LMP_FACTOR, LMP_MAX_DEPTH, LMR_HISTORY_DIVISOR, LMR_MIN_DEPTH, NMP_BASE, NMP_DEPTH_DIVISOR,
     NMP_EVAL_DIVISOR, NMP_EVAL_MAX, NMP_MIN_DEPTH, PROBCUT_IMPROVING, PROBCUT_MARGIN,
     PROBCUT_MIN_DEPTH, PROBCUT_REDUCTION, RFP_MARGIN, RFP_MAX_DEPTH, SE_DOUBLE_MARGIN,
     SE_DOUBLE_MAX, SE_MARGIN, SE_MIN_DEPTH, SE_TT_DEPTH_MARGIN, SEE_PRUNE_MAX_DEPTH,
@@ -42,8 +42,6 @@ struct Node {
     /// Whether the static evaluation is better than two plies before (the same side's last
     /// node): pruning and reductions are less bold where it is.
     improving: bool,
-    /// A null-window node expected to fail high.
-    cut: bool,
 }
 
 /// The move just made, as `search_move` needs it.
@@ -90,7 +88,6 @@ fn history_bonus(depth: i32) -> i32 {
 
 impl<G: Evaluate> Worker<'_, G> {
     /// Searches the current position as a child: negated when the team to move changed.
-    /// `cut`: the child is expected to fail high (see [`Worker::search`]).
     #[inline(always)]
     pub(super) fn child<const PV: bool>(
         &mut self,
@@ -99,27 +96,22 @@ impl<G: Evaluate> Worker<'_, G> {
         alpha: i32,
         beta: i32,
         ply: usize,
-        cut: bool,
     ) -> i32 {
         if same_team {
-            self.search::<PV>(depth, alpha, beta, ply, cut)
+            self.search::<PV>(depth, alpha, beta, ply)
         } else {
-            -self.search::<PV>(depth, -beta, -alpha, ply, cut)
+            -self.search::<PV>(depth, -beta, -alpha, ply)
         }
     }
 
     /// Principal variation search of the current position at `depth` within (`alpha`,
-    /// `beta`), `ply` plies from the root. `cut`: a null-window node expected to fail high
-    /// (the node types of Knuth and Moore: a reduced late move's child, and every second
-    /// null-window node below a null-window node that is not), where late moves are
-    /// reduced more.
+    /// `beta`), `ply` plies from the root.
     pub(super) fn search<const PV: bool>(
         &mut self,
         depth: i32,
         mut alpha: i32,
         mut beta: i32,
         ply: usize,
-        cut: bool,
     ) -> i32 {
         if depth <= 0 {
             return self.qsearch::<PV>(alpha, beta, ply, 0, Move::NONE);
@@ -198,7 +190,6 @@ impl<G: Evaluate> Worker<'_, G> {
             tt: tte,
             excluded,
             improving,
-            cut: cut && !PV,
         };
         if !PV
             && !in_check
@@ -292,7 +283,7 @@ impl<G: Evaluate> Worker<'_, G> {
             self.pos.make_null();
             self.count_node();
             let same = self.pos.team_to_move() == n.team;
-            let v = self.child::<false>(same, depth - 1 - r, beta - 1, beta, n.ply + 1, !n.cut);
+            let v = self.child::<false>(same, depth - 1 - r, beta - 1, beta, n.ply + 1);
             self.pos.unmake_null();
             if self.stopped {
                 return Some(0);
@@ -341,10 +332,10 @@ impl<G: Evaluate> Worker<'_, G> {
             self.count_node();
             let same = self.pos.team_to_move() == n.team;
             let ply = n.ply + 1;
-            let mut v = self.child::<false>(same, 0, pbeta - 1, pbeta, ply, !n.cut);
+            let mut v = self.child::<false>(same, 0, pbeta - 1, pbeta, ply);
             if v >= pbeta {
                 let d = n.depth - PROBCUT_REDUCTION;
-                v = self.child::<false>(same, d, pbeta - 1, pbeta, ply, !n.cut);
+                v = self.child::<false>(same, d, pbeta - 1, pbeta, ply);
             }
             self.pos.unmake();
             if self.stopped {
@@ -532,14 +523,11 @@ impl<G: Evaluate> Worker<'_, G> {
         let extend = gives_check && ply < CHECK_EXTENSION_MAX_PLY;
         let new_depth = depth - 1 + extension.unwrap_or(extend as i32);
         if searched == 0 {
-            return self.child::<PV>(same, new_depth, alpha, beta, ply + 1, !PV && !n.cut);
+            return self.child::<PV>(same, new_depth, alpha, beta, ply + 1);
         }
         let mut r = 0;
         if quiet && !n.in_check && !gives_check && depth >= LMR_MIN_DEPTH {
             r = reduction(depth, searched) - PV as i32 + (self.refined && !n.improving) as i32;
-            if self.refined && n.cut {
-                r += LMR_CUT_NODE;
-            }
             // Less for a killer, and by the move's histories: more for a move that rarely
             // caused a cutoff, less for one that often did.
             if self.refined {
@@ -551,16 +539,12 @@ impl<G: Evaluate> Worker<'_, G> {
             }
             r = r.clamp(0, new_depth - 1);
         }
-        let mut v = if r > 0 {
-            self.child::<false>(same, new_depth - r, alpha, alpha + 1, ply + 1, true)
-        } else {
-            self.child::<false>(same, new_depth, alpha, alpha + 1, ply + 1, !n.cut)
-        };
+        let mut v = self.child::<false>(same, new_depth - r, alpha, alpha + 1, ply + 1);
         if v > alpha && r > 0 {
-            v = self.child::<false>(same, new_depth, alpha, alpha + 1, ply + 1, !n.cut);
+            v = self.child::<false>(same, new_depth, alpha, alpha + 1, ply + 1);
         }
         if PV && v > alpha && v < beta {
-            v = self.child::<true>(same, new_depth, alpha, beta, ply + 1, false);
+            v = self.child::<true>(same, new_depth, alpha, beta, ply + 1);
         }
         v
     }
@@ -589,7 +573,7 @@ impl<G: Evaluate> Worker<'_, G> {
         let sbeta = (score - SE_MARGIN * n.depth).max(-MATE_BOUND);
         let sdepth = (n.depth - 1) / 2;
         self.excluded[n.ply] = e.mv;
-        let v = self.search::<false>(sdepth, sbeta - 1, sbeta, n.ply, n.cut);
+        let v = self.search::<false>(sdepth, sbeta - 1, sbeta, n.ply);
         self.excluded[n.ply] = Move::NONE;
         if self.stopped {
             return None;

@@ -124,9 +124,6 @@ pub const LMR_DIVISOR: f64 = 2.25;
 /// A quiet move's reduction falls by one ply per this much of its history score (its own
 /// history doubled plus its continuation histories) and rises likewise when that is negative.
 pub const LMR_HISTORY_DIVISOR: i32 = 8192;
-/// ... and more, by this many plies, at a node expected to fail high (in the variants with
-/// the refined search).
-pub const LMR_CUT_NODE: i32 = 0;
 /// Depths the reduction table covers (deeper searches use its last row).
 const LMR_DEPTHS: usize = 64;
 /// Move numbers the reduction table covers (later moves use its last column).
