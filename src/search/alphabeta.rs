@@ -308,7 +308,7 @@ impl<G: Evaluate> Worker<'_, G> {
             return None;
         }
         if let Some(e) = n.tt
-            && e.depth >= n.depth - PROBCUT_REDUCTION + 1
+            && e.depth > n.depth - PROBCUT_REDUCTION
             && score_from_tt(e.score, n.ply) < pbeta
         {
             return None;
