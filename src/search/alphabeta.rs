@@ -12,12 +12,12 @@
 use super::ordering::{KILLER, NO_ARRIVAL, pick, score_moves, tactical_score};
 use super::params::{
     CHECK_EXTENSION_MAX_PLY, FUTILITY_BASE, FUTILITY_MARGIN, FUTILITY_MAX_DEPTH,
-    HISTORY_BONUS_BASE, HISTORY_BONUS_FACTOR, HISTORY_BONUS_MAX, IIR_MIN_DEPTH, LMP_BASE,
-    LMP_FACTOR, LMP_MAX_DEPTH, LMR_HISTORY_DIVISOR, LMR_MIN_DEPTH, NMP_BASE, NMP_DEPTH_DIVISOR,
-    NMP_EVAL_DIVISOR, NMP_EVAL_MAX, NMP_MIN_DEPTH, PROBCUT_IMPROVING, PROBCUT_MARGIN,
-    PROBCUT_MIN_DEPTH, PROBCUT_REDUCTION, RFP_MARGIN, RFP_MAX_DEPTH, SE_DOUBLE_MARGIN,
-    SE_DOUBLE_MAX, SE_MARGIN, SE_MIN_DEPTH, SE_TT_DEPTH_MARGIN, SEE_PRUNE_MAX_DEPTH,
-    SEE_QUIET_MARGIN, SEE_TACTICAL_MARGIN, reduction,
+    FUTILITY_REDUCED_MAX_DEPTH, HISTORY_BONUS_BASE, HISTORY_BONUS_FACTOR, HISTORY_BONUS_MAX,
+    IIR_MIN_DEPTH, LMP_BASE, LMP_FACTOR, LMP_MAX_DEPTH, LMR_HISTORY_DIVISOR, LMR_MIN_DEPTH,
+    NMP_BASE, NMP_DEPTH_DIVISOR, NMP_EVAL_DIVISOR, NMP_EVAL_MAX, NMP_MIN_DEPTH, PROBCUT_IMPROVING,
+    PROBCUT_MARGIN, PROBCUT_MIN_DEPTH, PROBCUT_REDUCTION, RFP_MARGIN, RFP_MAX_DEPTH,
+    SE_DOUBLE_MARGIN, SE_DOUBLE_MAX, SE_MARGIN, SE_MIN_DEPTH, SE_TT_DEPTH_MARGIN,
+    SEE_PRUNE_MAX_DEPTH, SEE_QUIET_MARGIN, SEE_TACTICAL_MARGIN, reduction,
 };
 use super::tt::{Bound, Entry};
 use super::worker::Worker;
@@ -42,6 +42,9 @@ struct Node {
     /// Whether the static evaluation is better than two plies before (the same side's last
     /// node): pruning and reductions are less bold where it is.
     improving: bool,
+    /// Whether the table's move is a capture or another tactical move (in the variants with
+    /// the refined search): the quiet moves are then reduced a ply more.
+    tt_tactical: bool,
 }
 
 /// The move just made, as `search_move` needs it.
@@ -190,6 +193,8 @@ impl<G: Evaluate> Worker<'_, G> {
             tt: tte,
             excluded,
             improving,
+            tt_tactical: self.refined
+                && tte.is_some_and(|e| e.mv != Move::NONE && self.pos.is_tactical(e.mv)),
         };
         if !PV
             && !in_check
@@ -407,6 +412,18 @@ impl<G: Evaluate> Worker<'_, G> {
                 && (futile
                     || (searched >= late_limit && !PV && !n.in_check && depth <= LMP_MAX_DEPTH));
             ordered &= !prune_candidate;
+            // Futility at the depth the move would be searched to after its reduction (in the
+            // variants with the refined search). Not a reason to stop ordering: a later move
+            // with a better history may escape it.
+            let prune_candidate = prune_candidate
+                || (self.refined
+                    && !PV
+                    && quiet
+                    && !n.in_check
+                    && scores[i] < KILLER
+                    && searched > 0
+                    && best > -MATE_BOUND
+                    && self.futile_when_reduced(n, searched, scores[i], alpha));
             // A pruned move that certainly does not check is skipped without being made.
             if prune_candidate && !self.pos.may_give_check(m) {
                 continue;
@@ -527,7 +544,9 @@ impl<G: Evaluate> Worker<'_, G> {
         }
         let mut r = 0;
         if quiet && !n.in_check && !gives_check && depth >= LMR_MIN_DEPTH {
-            r = reduction(depth, searched) - PV as i32 + (self.refined && !n.improving) as i32;
+            r = reduction(depth, searched) - PV as i32
+                + (self.refined && !n.improving) as i32
+                + n.tt_tactical as i32;
             // Less for a killer, and by the move's histories: more for a move that rarely
             // caused a cutoff, less for one that often did.
             if self.refined {
@@ -547,6 +566,16 @@ impl<G: Evaluate> Worker<'_, G> {
             v = self.child::<true>(same, new_depth, alpha, beta, ply + 1);
         }
         v
+    }
+
+    /// Futility pruning at the depth a late quiet move would be searched to after its
+    /// reduction, its history counted as in the reduction: the move is skipped when the
+    /// evaluation plus the futility margin of that depth does not reach alpha.
+    fn futile_when_reduced(&self, n: &Node, searched: usize, ordering: i32, alpha: i32) -> bool {
+        let depth =
+            (n.depth - 1 - reduction(n.depth, searched) + ordering / LMR_HISTORY_DIVISOR).max(0);
+        depth <= FUTILITY_REDUCED_MAX_DEPTH
+            && n.eval + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha
     }
 
     /// Whether the table's move `e.mv` is to be tested for a singular extension: deep enough,

@@ -27,8 +27,9 @@ pub(super) const NO_ARRIVAL: Arrival = u32::MAX;
 /// The histories a thread learns from its cutoffs, kept from one search to the next of a game:
 /// - quiet: how often a piece moving to a cell caused a cutoff;
 /// - continuation: the same for a piece arriving on a cell right after a given earlier
-///   arrival (one and two plies before), in the variants small enough for a direct table
-///   (chess: 6 kinds of 2 colours on 64 squares, 768 arrivals, a table of 768 x 768).
+///   arrival (one and two plies before, and four in chess), in the variants small enough for
+///   a direct table (chess: 6 kinds of 2 colours on 64 squares, 768 arrivals, a table of
+///   768 x 768).
 pub(super) struct History {
     pub(super) quiet: Vec<i32>,
     shape: Option<HistoryShape>,
@@ -130,14 +131,15 @@ impl History {
         }
     }
 
-    /// The history score of quiet move `m` by `piece` after the arrivals `before` (one and two
-    /// plies back): its own history, doubled, and its continuation histories.
+    /// The history score of quiet move `m` by `piece` after the arrivals `before` (one, two
+    /// and four plies back): its own history, doubled, and its continuation histories.
     #[inline(always)]
-    pub fn quiet_score(&self, piece: Piece, m: Move, before: [Arrival; 2]) -> i32 {
+    pub fn quiet_score(&self, piece: Piece, m: Move, before: [Arrival; 3]) -> i32 {
         let now = self.arrival(piece, m);
         2 * self.get(piece, m)
             + self.continuation(before[0], now)
             + self.continuation(before[1], now)
+            + self.continuation(before[2], now)
     }
 }
 
@@ -265,7 +267,7 @@ pub(super) fn score_moves<G: Evaluate>(
     tt_move: Move,
     killers: [Move; 2],
     history: &History,
-    before: [Arrival; 2],
+    before: [Arrival; 3],
 ) {
     scores.clear();
     for &m in moves {

@@ -80,6 +80,9 @@ pub const FUTILITY_MAX_DEPTH: i32 = 3;
 pub const FUTILITY_BASE: i32 = 120;
 /// ... and this margin per ply of depth does not reach alpha.
 pub const FUTILITY_MARGIN: i32 = 100;
+/// In the variants with the refined search, futility pruning also applies per move at the
+/// depth the move would be searched to after its late-move reduction, up to this depth.
+pub const FUTILITY_REDUCED_MAX_DEPTH: i32 = 6;
 /// Late-move pruning applies up to this depth ...
 pub const LMP_MAX_DEPTH: i32 = 5;
 /// ... after `LMP_BASE + LMP_FACTOR * depth^2` quiet moves have been searched.

@@ -426,9 +426,10 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         self.scores[ply] = lists.1;
     }
 
-    /// The arrivals one and two plies before `ply`.
+    /// The arrivals one, two and four plies before `ply` (four only in the variants with the
+    /// refined search).
     #[inline(always)]
-    pub fn arrivals_before(&self, ply: usize) -> [Arrival; 2] {
+    pub fn arrivals_before(&self, ply: usize) -> [Arrival; 3] {
         let at = |back: usize| {
             if ply >= back {
                 self.arrivals[ply - back]
@@ -436,7 +437,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
                 NO_ARRIVAL
             }
         };
-        [at(1), at(2)]
+        [at(1), at(2), if self.refined { at(4) } else { NO_ARRIVAL }]
     }
 
     /// Makes `m` the best move at `ply`: the principal variation at `ply` becomes `m`
