@@ -43,7 +43,8 @@ struct Node {
     /// node): pruning and reductions are less bold where it is.
     improving: bool,
     /// Whether the table's move is a capture or another tactical move (in the variants with
-    /// the refined search): the quiet moves are then reduced a ply more.
+    /// the refined search): the quiet moves are then reduced a ply more. Set only once the
+    /// node reaches its move loop (not at the nodes pruned before it).
     tt_tactical: bool,
 }
 
@@ -183,7 +184,7 @@ impl<G: Evaluate> Worker<'_, G> {
                 _ => true,
             }
         };
-        let node = Node {
+        let mut node = Node {
             ply,
             depth,
             team,
@@ -193,8 +194,7 @@ impl<G: Evaluate> Worker<'_, G> {
             tt: tte,
             excluded,
             improving,
-            tt_tactical: self.refined
-                && tte.is_some_and(|e| e.mv != Move::NONE && self.pos.is_tactical(e.mv)),
+            tt_tactical: false,
         };
         if !PV
             && !in_check
@@ -213,6 +213,8 @@ impl<G: Evaluate> Worker<'_, G> {
             Err(0)
         } else {
             let tt_move = tte.map_or(Move::NONE, |e| e.mv);
+            node.tt_tactical =
+                self.refined && tt_move != Move::NONE && self.pos.is_tactical(tt_move);
             let (moves, scores) = &mut lists;
             score_moves(
                 &self.pos,
@@ -405,10 +407,8 @@ impl<G: Evaluate> Worker<'_, G> {
             }
             let quiet = !self.pos.is_tactical(m);
             // Shallow pruning of late quiet moves (never of the first move, a killer or a check).
-            let prune_candidate = quiet
-                && scores[i] < KILLER
-                && searched > 0
-                && best > -MATE_BOUND
+            let late_quiet = quiet && scores[i] < KILLER && searched > 0 && best > -MATE_BOUND;
+            let prune_candidate = late_quiet
                 && (futile
                     || (searched >= late_limit && !PV && !n.in_check && depth <= LMP_MAX_DEPTH));
             ordered &= !prune_candidate;
@@ -416,13 +416,10 @@ impl<G: Evaluate> Worker<'_, G> {
             // variants with the refined search). Not a reason to stop ordering: a later move
             // with a better history may escape it.
             let prune_candidate = prune_candidate
-                || (self.refined
+                || (late_quiet
+                    && self.refined
                     && !PV
-                    && quiet
                     && !n.in_check
-                    && scores[i] < KILLER
-                    && searched > 0
-                    && best > -MATE_BOUND
                     && self.futile_when_reduced(n, searched, scores[i], alpha));
             // A pruned move that certainly does not check is skipped without being made.
             if prune_candidate && !self.pos.may_give_check(m) {
