@@ -10,7 +10,10 @@
 # it with scripts/sprt.sh before committing it.
 #
 # The data are played by whatever src/eval/nets/chess.net the build holds (the first were
-# played by the evaluation by terms). EPOCHS and LAMBDA (environment) override the training.
+# played by the evaluation by terms). EPOCHS, LAMBDA and RATE (environment) override the
+# training; INIT=FILE trains that network further instead of starting from random weights
+# (the README's last round: INIT=src/eval/nets/chess.net EPOCHS=4 RATE=0.0001, with only
+# the new games' file in data/).
 set -eu
 cd "$(dirname "$0")/.."
 games=$1
@@ -21,5 +24,10 @@ mkdir -p data
 cores=$(nproc)
 "$bin" datagen --variant chess --games "$games" --nodes 5000 --seed "$seed" --threads "$cores" \
     --out "data/net-$seed.txt"
-"$bin" train-net --data data/net-*.txt --epochs "${EPOCHS:-12}" --lambda "${LAMBDA:-0.3}" \
-    --batch 8192 --rate 0.002 --threads "$cores" --out src/eval/nets/chess.net
+init=
+if [ -n "${INIT:-}" ]; then
+    init="--init $INIT"
+fi
+# shellcheck disable=SC2086 # $init is empty or two words
+"$bin" train-net --data data/net-*.txt $init --epochs "${EPOCHS:-12}" --lambda "${LAMBDA:-0.3}" \
+    --batch 8192 --rate "${RATE:-0.002}" --threads "$cores" --out src/eval/nets/chess.net

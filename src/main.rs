@@ -87,6 +87,10 @@ struct TrainNetArgs {
     /// Do not mirror half the positions left to right each epoch.
     #[arg(long)]
     no_mirror: bool,
+    /// Start from this network file instead of random weights (to train a network further
+    /// on new games).
+    #[arg(long)]
+    init: Option<PathBuf>,
     /// Write the network here after every epoch (e.g. src/eval/nets/chess.net).
     #[arg(long)]
     out: PathBuf,
@@ -406,7 +410,15 @@ fn run_train_net(args: TrainNetArgs) -> Result<(), String> {
         weight_decay: args.weight_decay,
         mirror: !args.no_mirror,
     };
-    let mut net = FloatNet::random(args.seed);
+    let mut net = match &args.init {
+        None => FloatNet::random(args.seed),
+        Some(path) => {
+            let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            let net = strata::eval::network::Network::read(&bytes)
+                .map_err(|e| format!("{}: {e}", path.display()))?;
+            FloatNet::from_network(&net)
+        }
+    };
     say(&format!(
         "the evaluation by terms: validation loss {:.6}",
         terms_loss(&validation, &config)

@@ -7,7 +7,9 @@
 //! weights are floats while training (AdamW on mini-batches, the learning rate falling on a
 //! cosine to a tenth), kept within what the integer network can hold, and quantised into the
 //! network file at the end of every epoch. Every twentieth game is held out: the validation
-//! loss is the measure of the fit, as the training loss is not.
+//! loss is the measure of the fit, as the training loss is not. Training starts from random
+//! weights or, to train a network further on new games, from a network file
+//! ([`FloatNet::from_network`]).
 
 use std::io::Write;
 
@@ -151,6 +153,23 @@ impl FloatNet {
             b1: vec![0.0; HIDDEN],
             w2: uniform(BUCKETS * 2 * HIDDEN, (1.0 / (2 * HIDDEN) as f32).sqrt()),
             b2: vec![0.0; BUCKETS],
+        }
+    }
+
+    /// The floating-point weights of an integer network, to train further from (the
+    /// integers divided by their scales: quantising the result gives `net` back exactly).
+    pub fn from_network(net: &Network) -> FloatNet {
+        let f =
+            |v: &[i16], s: i32| -> Vec<f32> { v.iter().map(|&x| x as f32 / s as f32).collect() };
+        FloatNet {
+            w1: f(&net.w1, QA),
+            b1: f(&net.b1, QA),
+            w2: f(&net.w2, QB),
+            b2: net
+                .b2
+                .iter()
+                .map(|&x| x as f32 / (QA * QB) as f32)
+                .collect(),
         }
     }
 
@@ -547,6 +566,22 @@ mod tests {
             assert!(
                 (numeric - analytic).abs() <= 1e-3 + 0.05 * analytic.abs(),
                 "param {param}[{i}]: numeric {numeric} analytic {analytic}"
+            );
+        }
+    }
+
+    /// A network file read back into floats quantises to the same file: training further
+    /// from it starts where it stands.
+    #[test]
+    fn a_network_file_round_trips_through_floats() {
+        let net = FloatNet::random(7).quantise();
+        let again = FloatNet::from_network(&net).quantise();
+        assert_eq!(again.write(), net.write());
+        let shipped = crate::eval::network::Network::read(include_bytes!("../eval/nets/chess.net"));
+        if let Ok(shipped) = shipped {
+            assert_eq!(
+                FloatNet::from_network(&shipped).quantise().write(),
+                shipped.write()
             );
         }
     }
