@@ -683,3 +683,18 @@ fn middle_levels_never_allow_a_mate_in_one() {
     distinct.dedup();
     assert!(distinct.len() > 1, "{moves:?}");
 }
+
+/// `go movetime` is the move's whole time, as the protocol says: the search goes on until the
+/// time (less `Move Overhead`, 30 ms by default) is used, instead of stopping after an
+/// iteration once about half of it is gone, as it does when it plans a clock's time.
+#[test]
+fn movetime_is_spent_whole() {
+    let start = std::time::Instant::now();
+    let (lines, _) = session("position startpos\ngo movetime 800\n#wait\nquit\n");
+    let spent = start.elapsed();
+    assert_eq!(bestmove(&lines).len(), 1, "{lines:?}");
+    assert!(
+        spent >= std::time::Duration::from_millis(770),
+        "returned after {spent:?}: {lines:?}"
+    );
+}

@@ -39,6 +39,9 @@ pub struct Budget {
     pub optimum: Duration,
     /// Stop the search at this point.
     pub maximum: Duration,
+    /// `go movetime`: the whole time is the move's, so iterations go on until the maximum
+    /// instead of stopping once a share of the optimum is used.
+    pub fixed: bool,
 }
 
 /// Computes the budgets; `None` when the clock sets no limit (depth, nodes, infinite).
@@ -50,6 +53,7 @@ pub fn budget(clock: &Clock, overhead_ms: u64, moves_to_go: u64) -> Option<Budge
         return Some(Budget {
             optimum: t,
             maximum: t,
+            fixed: true,
         });
     }
     let time = clock.time?;
@@ -78,6 +82,7 @@ pub fn budget(clock: &Clock, overhead_ms: u64, moves_to_go: u64) -> Option<Budge
     Some(Budget {
         optimum: Duration::from_millis(optimum),
         maximum: Duration::from_millis(maximum),
+        fixed: false,
     })
 }
 
@@ -154,6 +159,7 @@ mod tests {
                         "{time} {inc} {mtg:?} {plan}: {b:?}"
                     );
                     assert!(b.optimum <= b.maximum);
+                    assert!(!b.fixed, "a clock plans its time");
                 }
             }
         }
@@ -167,6 +173,7 @@ mod tests {
         )
         .unwrap();
         assert_eq!(b.maximum, Duration::from_millis(470));
+        assert!(b.fixed, "movetime is spent whole");
         assert_eq!(budget(&Clock::default(), 30, 30), None);
     }
 
