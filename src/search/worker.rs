@@ -363,16 +363,17 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             return false;
         }
         if let Some(b) = self.budget {
-            // Measured in chess only; the other variants keep the fixed share. A fixed move
-            // time runs to its maximum.
-            let factor = if self.refined {
-                self.time_factor()
-            } else {
-                1.0
-            };
-            if !b.fixed && self.shared.elapsed() >= b.optimum.mul_f64(NEXT_ITERATION_SHARE * factor)
-            {
-                return true;
+            // A fixed move time runs to its maximum; a clock's optimum is planned. The scaling
+            // is measured in chess only; the other variants keep the fixed share.
+            if !b.fixed {
+                let factor = if self.refined {
+                    self.time_factor()
+                } else {
+                    1.0
+                };
+                if self.shared.elapsed() >= b.optimum.mul_f64(NEXT_ITERATION_SHARE * factor) {
+                    return true;
+                }
             }
             // A single legal move needs no thought.
             if self.root_moves.len() == 1 && !self.limits.infinite {
