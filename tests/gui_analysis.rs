@@ -164,3 +164,78 @@ async fn analysis_lines_follow_the_board_and_a_click_makes_a_variation() {
     }
     b.close().await;
 }
+
+/// The lines the analysis panel shows as the engine's `info` lines come one at a time, in the
+/// order the engine sends them: all lines of an iteration, best first, after it; a bound while
+/// a line is still being searched. Driven by hand in the page, so no timing decides it (the
+/// game above reads the page while the engine works, and could only catch a mixed set by
+/// chance). Each step gives the first moves of the lines shown.
+#[tokio::test(flavor = "multi_thread")]
+async fn analysis_shows_an_iteration_s_lines_together() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let Some(b) = launch(1200, 900).await else {
+        return;
+    };
+    b.open("variant=chess&mode=analysis").await;
+    b.wait(".pv-line").await;
+    let steps = b
+        .client
+        .execute_async(
+            "const done = arguments[arguments.length - 1];
+             import('/js/analysis.js').then(({ AnalysisPanel }) => {
+               const p = new AnalysisPanel(() => {}, () => {});
+               const legal = (n) => ['a2a3', 'b2b3', 'c2c3', 'd2d4', 'e2e4'].slice(0, n).map((move) => ({ move }));
+               p.state = { thinking: true, to_move: 0, legal: legal(5) };
+               p.multipv = 3;
+               const line = (multipv, depth, first) => ({ multipv, depth, cp: 10, pv: [first, 'a7a6'] });
+               const shown = () => p.lines.map((l) => l.pv[0]).join(' ');
+               const out = [];
+               const feed = (...ls) => { for (const l of ls) { p.onEngine(line(...l)); out.push(shown()); } };
+               // The first iteration shows as it comes; the second only once whole.
+               feed([1, 1, 'e2e4'], [2, 1, 'd2d4'], [3, 1, 'c2c3']);
+               feed([1, 2, 'd2d4'], [2, 2, 'e2e4'], [3, 2, 'b2b3']);
+               // A bound on the first line (same depth), then the iteration.
+               feed([1, 3, 'a2a3'], [1, 3, 'd2d4'], [2, 3, 'c2c3'], [3, 3, 'e2e4']);
+               // Two legal moves: a set of two is whole.
+               p.state = { thinking: true, to_move: 0, legal: legal(2) };
+               p.lines = []; p.pending = [];
+               feed([1, 1, 'a2a3'], [2, 1, 'b2b3'], [1, 2, 'b2b3'], [2, 2, 'a2a3']);
+               // Lines cut short by the engine (the page counted more): shown when the next
+               // iteration starts.
+               p.state = { thinking: true, to_move: 0, legal: legal(5) };
+               p.lines = []; p.pending = [];
+               feed([1, 1, 'a2a3'], [2, 1, 'b2b3'], [1, 2, 'b2b3'], [2, 2, 'a2a3'], [1, 3, 'a2a3']);
+               done(out);
+             }, (e) => done(String(e)));",
+            vec![],
+        )
+        .await
+        .expect("script");
+    let steps: Vec<String> = serde_json::from_value(steps.clone())
+        .unwrap_or_else(|_| panic!("the panel failed: {steps}"));
+    assert_eq!(
+        steps,
+        [
+            "e2e4",
+            "e2e4 d2d4",
+            "e2e4 d2d4 c2c3",
+            "e2e4 d2d4 c2c3",
+            "e2e4 d2d4 c2c3",
+            "d2d4 e2e4 b2b3",
+            "d2d4 e2e4 b2b3",
+            "d2d4 e2e4 b2b3",
+            "d2d4 e2e4 b2b3",
+            "d2d4 c2c3 e2e4",
+            "a2a3",
+            "a2a3 b2b3",
+            "a2a3 b2b3",
+            "b2b3 a2a3",
+            "a2a3",
+            "a2a3 b2b3",
+            "a2a3 b2b3",
+            "a2a3 b2b3",
+            "b2b3 a2a3",
+        ]
+    );
+    b.close().await;
+}

@@ -79,6 +79,7 @@ export class AnalysisPanel {
     this.goTo = goTo;
     this.tree = new MoveTree();
     this.lines = [];
+    this.pending = [];
     this.fen = null;
     $('analyse').addEventListener('click', () => this.toggle());
     $('multipv').addEventListener('change', () => {
@@ -110,6 +111,7 @@ export class AnalysisPanel {
       this.fen = state.fen;
       this.multipv = state.multipv;
       this.lines = [];
+      this.pending = [];
     }
     $('multipv').value = String(state.multipv);
     const a = $('analyse');
@@ -119,11 +121,33 @@ export class AnalysisPanel {
     this.showTree();
   }
 
-  /** An engine line of the position shown. */
+  /**
+   * An engine line of the position shown. The engine sends the lines of an iteration one
+   * after another, best first; the page shows them as a set once the last of them has come
+   *, so that a new best line never stands beside the last iteration's
+   * lines (which may start with the same move). Until the first set is whole, lines show as
+   * they come. A set the engine cuts short (fewer lines than the page counted) is shown when
+   * the next iteration's first line comes; a bound the engine reports while a line is still
+   * being searched (same depth) starts nothing new.
+   */
   onEngine(e) {
     if (!this.state || !this.state.thinking || !e.pv.length) return;
-    this.lines[(e.multipv ?? 1) - 1] = e;
+    const k = e.multipv ?? 1;
+    if (k === 1) {
+      const last = this.pending[0];
+      const cutShort = last && (e.depth ?? 0) > (last.depth ?? 0) && this.pending.length < this.expected();
+      if (cutShort) this.lines = this.pending;
+      this.pending = [];
+    }
+    this.pending[k - 1] = e;
+    if (k >= this.expected() || this.lines.length < k) this.lines = this.pending.slice();
     this.showLines();
+  }
+
+  /** How many lines an iteration brings: the lines asked for, at most one per legal move. */
+  expected() {
+    const moves = new Set((this.state?.legal ?? []).map((m) => m.move)).size;
+    return moves > 0 ? Math.min(this.multipv ?? 1, moves) : (this.multipv ?? 1);
   }
 
   showLines() {
