@@ -123,12 +123,12 @@ export class AnalysisPanel {
 
   /**
    * An engine line of the position shown. The engine sends the lines of an iteration one
-   * after another, best first; the page shows them as a set once the last of them has come
-   *, so that a new best line never stands beside the last iteration's
-   * lines (which may start with the same move). Until the first set is whole, lines show as
-   * they come. A set the engine cuts short (fewer lines than the page counted) is shown when
-   * the next iteration's first line comes; a bound the engine reports while a line is still
-   * being searched (same depth) starts nothing new.
+   * after another, best first; the page shows them as a set once the last of them has come,
+   * so that a new best line never stands beside the last iteration's lines (which may start
+   * with the same move). Until the first set is whole, lines show as they come. A set the
+   * engine cuts short (fewer lines than the page counted) is shown when the next iteration's
+   * first line comes; a bound the engine reports while a line is still being searched (same
+   * depth) starts nothing new.
    */
   onEngine(e) {
     if (!this.state || !this.state.thinking || !e.pv.length) return;
