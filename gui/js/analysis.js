@@ -134,9 +134,9 @@ export class AnalysisPanel {
     if (!this.state || !this.state.thinking || !e.pv.length) return;
     const k = e.multipv ?? 1;
     if (k === 1) {
+      // A deeper first line ends the last iteration: its lines are all the engine sent.
       const last = this.pending[0];
-      const cutShort = last && (e.depth ?? 0) > (last.depth ?? 0) && this.pending.length < this.expected();
-      if (cutShort) this.lines = this.pending;
+      if (last && (e.depth ?? 0) > (last.depth ?? 0)) this.lines = this.pending;
       this.pending = [];
     }
     this.pending[k - 1] = e;
