@@ -17,6 +17,7 @@ import os
 import re
 import statistics
 import subprocess
+import sys
 
 LINE = re.compile(r"^(\S+): (\d+) nodes (\d+) nps$")
 
@@ -38,10 +39,12 @@ def main():
     p.add_argument("--runs", type=int, default=9)
     p.add_argument("old")
     p.add_argument("new")
-    p.add_argument("bench_args", nargs=argparse.REMAINDER)
-    a = p.parse_args()
-    if a.bench_args[:1] == ["--"]:
-        a.bench_args = a.bench_args[1:]
+    # Everything after `--` goes to `bench` (argparse's REMAINDER would also swallow a
+    # `--runs` written after the binaries, as the usage above writes it).
+    argv = sys.argv[1:]
+    cut = argv.index("--") if "--" in argv else len(argv)
+    a = p.parse_args(argv[:cut])
+    a.bench_args = argv[cut + 1 :]
     results = {a.old: [], a.new: []}
     for i in range(a.runs):
         for b in (a.old, a.new):

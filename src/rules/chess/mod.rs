@@ -4,6 +4,7 @@
 mod explain;
 mod fen;
 pub mod info;
+mod magic;
 mod makemove;
 mod movegen;
 mod position;

@@ -2,6 +2,7 @@
 
 use std::sync::LazyLock;
 
+use super::magic::Magics;
 use crate::rules::bitset::{BitSet, Cell};
 use crate::rules::geometry::{Geometry, GeometrySpec, LevelSpec, Vector};
 use crate::rules::zobrist::Zobrist;
@@ -77,6 +78,10 @@ pub struct Tables {
     pub king: [Bb; 64],
     /// Pawn capture targets per colour and square.
     pub pawn_attacks: [[Bb; 64]; 2],
+    /// Rook attacks by occupancy (the orthogonal directions' slides, looked up).
+    rook: Magics,
+    /// Bishop attacks by occupancy (the diagonal directions' slides, looked up).
+    bishop: Magics,
 }
 
 fn table(geo: &Geometry<1>, vectors: &[Vector]) -> [Bb; 64] {
@@ -113,8 +118,12 @@ pub static TABLES: LazyLock<Tables> = LazyLock::new(|| {
         table(&geo, &[[1, 1, 0], [-1, 1, 0]]),
         table(&geo, &[[1, -1, 0], [-1, -1, 0]]),
     ];
+    let rook = Magics::rook(&geo);
+    let bishop = Magics::bishop(&geo);
     Tables {
         zobrist: Zobrist::new("chess", geo.cells(), 27),
+        rook,
+        bishop,
         geo,
         knight,
         king,
@@ -128,20 +137,14 @@ pub const fn sq(x: usize, y: usize) -> Cell {
     y * 8 + x
 }
 
-/// Rook slides along the four orthogonal directions.
+/// Rook slides along the four orthogonal directions (looked up, see [`Magics`]).
 #[inline(always)]
 pub fn rook_attacks(t: &Tables, from: Cell, occ: Bb) -> Bb {
-    t.geo.slide(from, 0, occ)
-        | t.geo.slide(from, 1, occ)
-        | t.geo.slide(from, 2, occ)
-        | t.geo.slide(from, 3, occ)
+    t.rook.attacks(from, occ)
 }
 
-/// Bishop slides along the four diagonals.
+/// Bishop slides along the four diagonals (looked up, see [`Magics`]).
 #[inline(always)]
 pub fn bishop_attacks(t: &Tables, from: Cell, occ: Bb) -> Bb {
-    t.geo.slide(from, 4, occ)
-        | t.geo.slide(from, 5, occ)
-        | t.geo.slide(from, 6, occ)
-        | t.geo.slide(from, 7, occ)
+    t.bishop.attacks(from, occ)
 }
