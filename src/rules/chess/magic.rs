@@ -202,8 +202,9 @@ impl Square {
         64 - self.mask.count_ones()
     }
 
-    /// The table `magic` gives, or `None` if two occupancies with different attacks share
-    /// an index. `used` marks the entries filled by `attempt` (so one buffer serves many).
+    /// Fills `table` with the attacks by the index `magic` gives each occupancy; `false` if
+    /// two occupancies with different attacks share an index. `used` marks the entries
+    /// filled by `attempt` (so one buffer serves many attempts).
     fn fill(&self, magic: u64, table: &mut [u64], used: &mut [u32], attempt: u32) -> bool {
         let shift = self.shift();
         self.occupancies.iter().all(|&(occ, att)| {
