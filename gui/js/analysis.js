@@ -133,6 +133,7 @@ export class AnalysisPanel {
   onEngine(e) {
     if (!this.state || !this.state.thinking || !e.pv.length) return;
     const k = e.multipv ?? 1;
+    const shown = this.lines;
     if (k === 1) {
       // A deeper first line ends the last iteration: its lines are all the engine sent.
       const last = this.pending[0];
@@ -141,7 +142,8 @@ export class AnalysisPanel {
     }
     this.pending[k - 1] = e;
     if (k >= this.expected() || this.lines.length < k) this.lines = this.pending.slice();
-    this.showLines();
+    // While a set is being collected the lines shown stay as they are: no redrawing.
+    if (this.lines !== shown) this.showLines();
   }
 
   /** How many lines an iteration brings: the lines asked for, at most one per legal move. */
