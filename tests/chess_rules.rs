@@ -145,6 +145,89 @@ fn may_give_check_is_what_making_the_move_shows() {
     );
 }
 
+/// `legal_without_generating` (which the search asks of the transposition table's move) says
+/// a move is legal exactly when the generator lists it: in many positions of random games,
+/// for every move listed anywhere so far (so mostly moves of other positions), for moves
+/// to and from cells off the board, and for moves with flags chess never uses.
+#[test]
+fn a_single_move_is_legal_exactly_when_generated() {
+    use std::collections::HashSet;
+    use strata::rules::Move;
+    let starts = [
+        (Variant::Chess, CHESS_STARTS[0]),
+        (Variant::Chess, CHESS_STARTS[1]),
+        (Variant::Chess, CHESS_STARTS[2]),
+        (
+            Variant::Chess,
+            "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+        ),
+        (
+            Variant::Pole,
+            "r3k2r/p1ppqpb1/bn2pnp1/2oPN3/1p1OP3/2N2Q1p/PPPBBPPP/R3K2R[+] w KQkq - 0 1",
+        ),
+        (
+            Variant::Pole,
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Oo] w KQkq - 0 1",
+        ),
+    ];
+    let odd = [
+        Move::NONE,
+        Move(u32::MAX),
+        Move::normal(64, 8),
+        Move::normal(12, 300),
+        Move::with_flag(12, 28, MoveFlag::Shot),
+        Move::with_flag(12, 28, MoveFlag::Pass),
+        Move::promotion_to(52, 60, 5),
+    ];
+    let mut pool: HashSet<Move> = HashSet::new();
+    let (mut legal, mut illegal) = (0usize, 0usize);
+    let mut legal_by_flag: HashSet<u32> = HashSet::new();
+    for (i, (variant, fen)) in starts.into_iter().enumerate() {
+        let start = AnyGame::from_fen(variant, fen).expect("valid FEN");
+        common::random_playouts(&start, 70 + i as u64, 8, 120, |g| {
+            let mut list = MoveList::new();
+            g.generate(&mut list);
+            let listed: HashSet<Move> = list.iter().copied().collect();
+            pool.extend(listed.iter().copied());
+            for &m in pool.iter().chain(odd.iter()) {
+                let is = listed.contains(&m);
+                assert_eq!(
+                    g.legal_without_generating(m),
+                    Some(is),
+                    "move {m:?} ({}) in {}",
+                    if is { g.move_name(m) } else { String::new() },
+                    g.fen()
+                );
+                if is {
+                    legal += 1;
+                    legal_by_flag.insert(m.flag() as u32 * 8 + m.promotion().is_some() as u32);
+                } else {
+                    illegal += 1;
+                }
+            }
+        });
+    }
+    // Plain moves, promotions, double steps, en passant, castling and drops were all seen
+    // legal at least once.
+    for flag in [
+        MoveFlag::Normal,
+        MoveFlag::DoubleStep,
+        MoveFlag::EnPassant,
+        MoveFlag::Castle,
+    ] {
+        assert!(legal_by_flag.contains(&(flag as u32 * 8)), "{flag:?}");
+    }
+    assert!(legal_by_flag.contains(&1), "promotion");
+    assert!(
+        legal_by_flag.contains(&(MoveFlag::Drop as u32 * 8 + 1)),
+        "drop"
+    );
+    assert!(
+        legal > 100_000 && illegal > 20 * legal,
+        "{legal} legal, {illegal} not"
+    );
+}
+
 /// Pole rules that are easiest to state as single facts.
 #[test]
 fn pole_facts() {

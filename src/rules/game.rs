@@ -207,6 +207,15 @@ pub trait Game: Clone + PartialEq + Send + Sync + 'static {
         true
     }
 
+    /// Whether `mv` is a legal move here, where the variant can tell without generating
+    /// every move (`None`: it cannot, and the search generates first). The search asks this
+    /// of the transposition table's move, which may belong to another position whose key
+    /// collided with this one's, so any move must get a correct answer. Chess and Pole
+    /// Chess answer.
+    fn legal_without_generating(&self, _mv: Move) -> Option<bool> {
+        None
+    }
+
     /// Appends the legal tactical moves ([`Game::is_tactical`]): what quiescence search looks
     /// at when not in check. Variants may override this with a faster generator.
     fn generate_tactical(&self, moves: &mut MoveList) {

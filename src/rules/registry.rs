@@ -237,6 +237,9 @@ impl Game for AnyGame {
     fn is_tactical(&self, mv: Move) -> bool {
         with_game!(self, g => g.is_tactical(mv))
     }
+    fn legal_without_generating(&self, mv: Move) -> Option<bool> {
+        with_game!(self, g => g.legal_without_generating(mv))
+    }
     fn may_give_check(&self, mv: Move) -> bool {
         with_game!(self, g => g.may_give_check(mv))
     }

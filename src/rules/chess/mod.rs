@@ -4,6 +4,7 @@
 mod explain;
 mod fen;
 pub mod info;
+mod legal;
 mod magic;
 mod makemove;
 mod movegen;
@@ -133,6 +134,10 @@ impl Game for ChessPosition {
 
     fn may_give_check(&self, mv: Move) -> bool {
         self.gives_check(mv)
+    }
+
+    fn legal_without_generating(&self, mv: Move) -> Option<bool> {
+        Some(self.is_legal(mv))
     }
 
     fn fen(&self) -> String {

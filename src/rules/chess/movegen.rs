@@ -18,7 +18,7 @@ use crate::rules::moves::{Move, MoveFlag};
 use crate::rules::piece::{Colour, Kind};
 use crate::rules::sink::{ListSink, MoveSink};
 
-const PROMOTIONS: [u8; 4] = [kind::QUEEN, kind::ROOK, kind::BISHOP, kind::KNIGHT];
+pub(super) const PROMOTIONS: [u8; 4] = [kind::QUEEN, kind::ROOK, kind::BISHOP, kind::KNIGHT];
 
 /// Keeps only captures and promotions (for quiescence search): targets are cut down to enemy
 /// pieces, every promotion is kept, en passant is kept, quiet special moves are dropped.
