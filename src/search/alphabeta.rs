@@ -4,12 +4,13 @@
 //!    transposition table entry that settles the node.
 //! 2. One ply less without a move from the table (internal iterative reduction); the node's
 //!    static evaluation, and pruning before any move is tried (reverse futility, null move).
-//! 3. The move loop: moves in order, late quiet moves pruned, the others searched with a
-//!    null window (reduced when late and quiet) and re-searched when they beat alpha; a
-//!    cutoff rewards the move in the killers and the history.
+//! 3. The move loop: moves in order (the table's move first, before the others are
+//!    generated where the variant allows it), late quiet moves pruned, the others searched
+//!    with a null window (reduced when late and quiet) and re-searched when they beat alpha;
+//!    a cutoff rewards the move in the killers and the history.
 //! 4. The result stored in the transposition table.
 
-use super::ordering::{KILLER, NO_ARRIVAL, pick, score_moves, tactical_score};
+use super::ordering::{KILLER, NO_ARRIVAL, TT_MOVE, pick, score_moves, tactical_score};
 use super::params::{
     CHECK_EXTENSION_MAX_PLY, FUTILITY_BASE, FUTILITY_MARGIN, FUTILITY_MAX_DEPTH,
     FUTILITY_REDUCED_MAX_DEPTH, HISTORY_BONUS_BASE, HISTORY_BONUS_FACTOR, HISTORY_BONUS_MAX,
@@ -206,26 +207,40 @@ impl<G: Evaluate> Worker<'_, G> {
         }
 
         let mut lists = self.take_lists(ply);
-        self.pos.generate(&mut lists.0);
+        let tt_move = tte.map_or(Move::NONE, |e| e.mv);
+        // The table's move is tried before the other moves are generated, where the variant
+        // can tell its legality without generating them: when it settles the node, they are
+        // never generated or ordered.
+        let tt_first = tt_move != Move::NONE
+            && excluded == Move::NONE
+            && self.pos.legal_without_generating(tt_move) == Some(true);
+        if tt_first {
+            lists.0.push(tt_move);
+        } else {
+            self.pos.generate(&mut lists.0);
+        }
         let result = if lists.0.is_empty() {
             Err(end_score(self.pos.end_without_moves(), team, ply))
         } else if self.pos.rule_draw().is_some() {
             Err(0)
         } else {
-            let tt_move = tte.map_or(Move::NONE, |e| e.mv);
             node.tt_tactical =
                 self.refined && tt_move != Move::NONE && self.pos.is_tactical(tt_move);
             let (moves, scores) = &mut lists;
-            score_moves(
-                &self.pos,
-                moves.as_slice(),
-                scores,
-                tt_move,
-                self.killers[ply],
-                &self.history,
-                self.arrivals_before(ply),
-            );
-            Ok(self.search_moves::<PV>(moves, scores, &node, alpha))
+            if tt_first {
+                scores.push(TT_MOVE);
+            } else {
+                score_moves(
+                    &self.pos,
+                    moves.as_slice(),
+                    scores,
+                    tt_move,
+                    self.killers[ply],
+                    &self.history,
+                    self.arrivals_before(ply),
+                );
+            }
+            Ok(self.search_moves::<PV>(moves, scores, &node, alpha, tt_first))
         };
         self.give_back_lists(ply, lists);
         let (best, best_move) = match result {
@@ -369,13 +384,15 @@ impl<G: Evaluate> Worker<'_, G> {
     }
 
     /// The move loop. Returns the best score and move (`Move::NONE` if no move raised
-    /// alpha), or `None` when the search was stopped.
+    /// alpha), or `None` when the search was stopped. With `tt_only`, `moves` holds only the
+    /// table's move, and the others are generated once it has been searched.
     fn search_moves<const PV: bool>(
         &mut self,
         moves: &mut MoveList,
-        scores: &mut [i32],
+        scores: &mut Vec<i32>,
         n: &Node,
         mut alpha: i32,
+        mut tt_only: bool,
     ) -> Option<(i32, Move)> {
         let (ply, depth, beta) = (n.ply, n.depth, n.beta);
         let mut best = -INFINITE;
@@ -397,7 +414,20 @@ impl<G: Evaluate> Worker<'_, G> {
         // pruning candidate, because every later quiet move is one too (the conditions only
         // grow more true) and the pick would scan them all for nothing.
         let mut ordered = true;
-        for i in 0..moves.len() {
+        let mut next = 0;
+        loop {
+            if next == moves.len() {
+                if !tt_only {
+                    break;
+                }
+                tt_only = false;
+                self.generate_after_tt_move(moves, scores, n);
+                if next == moves.len() {
+                    break;
+                }
+            }
+            let i = next;
+            next += 1;
             if ordered {
                 pick(moves.as_mut_slice(), scores, i);
             }
@@ -520,6 +550,27 @@ impl<G: Evaluate> Worker<'_, G> {
         self.quiets[ply] = quiets_tried;
         self.captures[ply] = captures_tried;
         Some((best, best_move))
+    }
+
+    /// Generates and scores every move after the table's move (`moves[0]`) has been searched
+    /// alone. The table's move stays first, and the others stand where picking it from the
+    /// full list would have left them.
+    fn generate_after_tt_move(&mut self, moves: &mut MoveList, scores: &mut Vec<i32>, n: &Node) {
+        let tt_move = moves.as_slice()[0];
+        moves.clear();
+        self.pos.generate(moves);
+        if let Some(j) = moves.iter().position(|&m| m == tt_move) {
+            moves.as_mut_slice().swap(0, j);
+        }
+        score_moves(
+            &self.pos,
+            moves.as_slice(),
+            scores,
+            tt_move,
+            self.killers[n.ply],
+            &self.history,
+            self.arrivals_before(n.ply),
+        );
     }
 
     /// Searches the move just made: the first move with the full window, later ones with a
