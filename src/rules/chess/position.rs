@@ -345,6 +345,8 @@ impl ChessPosition {
     /// it lands, or the square it leaves opens a line from one of the mover's sliders to that
     /// King. Castling and en passant (rare, and moving two pieces) answer `true` without
     /// looking. A Pole drop never checks: it attacks nothing and only closes lines.
+    /// A slider's attacks are looked up only where the empty board's lines through the King
+    /// allow a check (most moves are on none of them).
     pub fn gives_check(&self, mv: Move) -> bool {
         let t = Self::t();
         let b = &self.board;
@@ -359,24 +361,31 @@ impl ChessPosition {
         let mut occ = b.occupied();
         occ.remove(from);
         occ.insert(to);
+        let (rook_lines, bishop_lines) = (t.rook_rays[ksq], t.bishop_rays[ksq]);
+        let orthogonal = || rook_attacks(t, to, occ).contains(ksq);
+        let diagonal = || bishop_attacks(t, to, occ).contains(ksq);
         let direct = match moved {
             kind::PAWN => t.pawn_attacks[us.idx()][to].contains(ksq),
             kind::KNIGHT => t.knight[to].contains(ksq),
-            kind::BISHOP => bishop_attacks(t, to, occ).contains(ksq),
-            kind::ROOK => rook_attacks(t, to, occ).contains(ksq),
-            kind::QUEEN => (rook_attacks(t, to, occ) | bishop_attacks(t, to, occ)).contains(ksq),
+            kind::BISHOP => bishop_lines.contains(to) && diagonal(),
+            kind::ROOK => rook_lines.contains(to) && orthogonal(),
+            kind::QUEEN => {
+                (rook_lines.contains(to) && orthogonal())
+                    || (bishop_lines.contains(to) && diagonal())
+            }
             _ => false,
         };
         if direct {
             return true;
         }
+        // A discovered check: `from` stands on a line from the King to one of our sliders.
         let ours = b.colour(us);
-        let mut rq = (b.kind(kind::ROOK) | b.kind(kind::QUEEN)) & ours;
-        let mut bq = (b.kind(kind::BISHOP) | b.kind(kind::QUEEN)) & ours;
+        let mut rq = (b.kind(kind::ROOK) | b.kind(kind::QUEEN)) & ours & rook_lines;
+        let mut bq = (b.kind(kind::BISHOP) | b.kind(kind::QUEEN)) & ours & bishop_lines;
         rq.remove(from);
         bq.remove(from);
-        (rq.any() && (rook_attacks(t, ksq, occ) & rq).any())
-            || (bq.any() && (bishop_attacks(t, ksq, occ) & bq).any())
+        (rq.any() && rook_lines.contains(from) && (rook_attacks(t, ksq, occ) & rq).any())
+            || (bq.any() && bishop_lines.contains(from) && (bishop_attacks(t, ksq, occ) & bq).any())
     }
 
     /// The Zobrist key recomputed from scratch (for invariant checks).

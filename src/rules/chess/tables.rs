@@ -78,6 +78,10 @@ pub struct Tables {
     pub king: [Bb; 64],
     /// Pawn capture targets per colour and square.
     pub pawn_attacks: [[Bb; 64]; 2],
+    /// Rook moves per square on an empty board: the squares a Rook there may ever reach.
+    pub rook_rays: [Bb; 64],
+    /// Bishop moves per square on an empty board.
+    pub bishop_rays: [Bb; 64],
     /// Rook attacks by occupancy (the orthogonal directions' slides, looked up).
     rook: Magics,
     /// Bishop attacks by occupancy (the diagonal directions' slides, looked up).
@@ -120,7 +124,11 @@ pub static TABLES: LazyLock<Tables> = LazyLock::new(|| {
     ];
     let rook = Magics::rook(&geo);
     let bishop = Magics::bishop(&geo);
+    let rook_rays = std::array::from_fn(|sq| rook.attacks(sq, Bb::EMPTY));
+    let bishop_rays = std::array::from_fn(|sq| bishop.attacks(sq, Bb::EMPTY));
     Tables {
+        rook_rays,
+        bishop_rays,
         zobrist: Zobrist::new("chess", geo.cells(), 27),
         rook,
         bishop,
