@@ -421,7 +421,7 @@ impl<G: Evaluate> Worker<'_, G> {
                     break;
                 }
                 tt_only = false;
-                self.generate_after_tt_move(moves, scores, n);
+                next = self.generate_after_tt_move(moves, scores, n);
                 if next == moves.len() {
                     break;
                 }
@@ -553,13 +553,21 @@ impl<G: Evaluate> Worker<'_, G> {
     }
 
     /// Generates and scores every move after the table's move (`moves[0]`) has been searched
-    /// alone. The table's move stays first, and the others stand where picking it from the
-    /// full list would have left them.
-    fn generate_after_tt_move(&mut self, moves: &mut MoveList, scores: &mut Vec<i32>, n: &Node) {
+    /// alone, and returns where the loop goes on. The table's move stays first, and the
+    /// others stand where picking it from the full list would have left them. (Were the
+    /// table's move not generated, which `legal_without_generating` rules out, every move
+    /// would still be searched.)
+    fn generate_after_tt_move(
+        &mut self,
+        moves: &mut MoveList,
+        scores: &mut Vec<i32>,
+        n: &Node,
+    ) -> usize {
         let tt_move = moves.as_slice()[0];
         moves.clear();
         self.pos.generate(moves);
-        if let Some(j) = moves.iter().position(|&m| m == tt_move) {
+        let found = moves.iter().position(|&m| m == tt_move);
+        if let Some(j) = found {
             moves.as_mut_slice().swap(0, j);
         }
         score_moves(
@@ -571,6 +579,7 @@ impl<G: Evaluate> Worker<'_, G> {
             &self.history,
             self.arrivals_before(n.ply),
         );
+        found.map_or(0, |_| 1)
     }
 
     /// Searches the move just made: the first move with the full window, later ones with a
