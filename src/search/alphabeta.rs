@@ -230,15 +230,7 @@ impl<G: Evaluate> Worker<'_, G> {
             if tt_first {
                 scores.push(TT_MOVE);
             } else {
-                score_moves(
-                    &self.pos,
-                    moves.as_slice(),
-                    scores,
-                    tt_move,
-                    self.killers[ply],
-                    &self.history,
-                    self.arrivals_before(ply),
-                );
+                self.score(moves, scores, tt_move, ply);
             }
             Ok(self.search_moves::<PV>(moves, scores, &node, alpha, tt_first))
         };
@@ -570,16 +562,21 @@ impl<G: Evaluate> Worker<'_, G> {
         if let Some(j) = found {
             moves.as_mut_slice().swap(0, j);
         }
+        self.score(moves, scores, tt_move, n.ply);
+        found.map_or(0, |_| 1)
+    }
+
+    /// Scores the moves of the node at `ply` for ordering.
+    fn score(&self, moves: &MoveList, scores: &mut Vec<i32>, tt_move: Move, ply: usize) {
         score_moves(
             &self.pos,
             moves.as_slice(),
             scores,
             tt_move,
-            self.killers[n.ply],
+            self.killers[ply],
             &self.history,
-            self.arrivals_before(n.ply),
+            self.arrivals_before(ply),
         );
-        found.map_or(0, |_| 1)
     }
 
     /// Searches the move just made: the first move with the full window, later ones with a

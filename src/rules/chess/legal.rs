@@ -12,7 +12,7 @@ use super::position::ChessPosition;
 use super::tables::{Bb, bishop_attacks, kind, rook_attacks};
 use crate::rules::bitset::Cell;
 use crate::rules::moves::{Move, MoveFlag};
-use crate::rules::piece::Kind;
+use crate::rules::piece::{Colour, Kind};
 use crate::rules::sink::MoveSink;
 
 /// Cells of the board.
@@ -44,12 +44,14 @@ impl ChessPosition {
         let occ = b.occupied();
         let targets = match piece.kind() {
             kind::PAWN => {
-                let up: isize = if us.idx() == 0 { 8 } else { -8 };
+                // A pawn never stands on the last rank, so its step stays on the board.
+                let one = if us == Colour::WHITE {
+                    from + 8
+                } else {
+                    from - 8
+                };
                 let mut step = Bb::EMPTY;
-                let one = from as isize + up;
-                if (0..CELLS as isize).contains(&one) {
-                    step.insert(one as Cell);
-                }
+                step.insert(one);
                 (step & empty) | (t.pawn_attacks[us.idx()][from] & enemies)
             }
             kind::KNIGHT => t.knight[from],
@@ -61,7 +63,7 @@ impl ChessPosition {
         if !targets.contains(to) {
             return false;
         }
-        let last_rank = if us.idx() == 0 { 7 } else { 0 };
+        let last_rank = if us == Colour::WHITE { 7 } else { 0 };
         let promotes = piece.kind() == kind::PAWN && to / 8 == last_rank;
         let promotion_ok = match mv.promotion() {
             None => !promotes,
