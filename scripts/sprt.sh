@@ -10,7 +10,8 @@
 # Example: scripts/sprt.sh target/bins/strata-7f27833 target/release/strata chess nodes=30000
 #
 # Fixed-node matches do not depend on the machine's load, so they can run beside a build.
-# Openings: 6 random plies from seed 11, each played with both colours.
+# Openings: 6 random plies from seed 11 (or $SEED), each played with both colours; a second
+# run of a test should play new openings.
 set -eu
 old=$1
 new=$2
@@ -27,6 +28,6 @@ exec "$new" match \
     --variant "$variant" \
     --games "$games" \
     --concurrency "$cores" \
-    --openings random-plies=6 seed=11 \
+    --openings random-plies=6 seed=${SEED:-11} \
     --sprt elo0="$elo0" elo1="$elo1" alpha=0.05 beta=0.05 \
     --ratinginterval 100
