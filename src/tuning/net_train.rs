@@ -193,16 +193,15 @@ impl FloatNet {
                 .map(|x| (x * s).round().clamp(i16::MIN as f32, i16::MAX as f32) as i16)
                 .collect()
         };
-        Network {
-            w1: q(&self.w1, QA as f32),
-            b1: q(&self.b1, QA as f32),
-            w2: q(&self.w2, QB as f32),
-            b2: self
-                .b2
+        Network::new(
+            q(&self.w1, QA as f32),
+            q(&self.b1, QA as f32),
+            q(&self.w2, QB as f32),
+            self.b2
                 .iter()
                 .map(|x| (x * (QA * QB) as f32).round() as i32)
                 .collect(),
-        }
+        )
     }
 }
 
