@@ -279,22 +279,47 @@ fn update_rows_plain(
     add: &[u16],
     sub: &[u16],
 ) {
-    for start in (0..HIDDEN).step_by(BLOCK) {
-        let mut regs = [0i16; BLOCK];
-        regs.copy_from_slice(&prev[start..start + BLOCK]);
-        for &i in add {
-            let row = &w1[i as usize * HIDDEN + start..i as usize * HIDDEN + start + BLOCK];
-            for (x, y) in regs.iter_mut().zip(row) {
-                *x = x.wrapping_add(*y);
+    let row =
+        |i: &u16| -> &[i16; HIDDEN] { w1[*i as usize * HIDDEN..][..HIDDEN].try_into().unwrap() };
+    // A move's usual changes (a move or promotion; a capture or en passant; castling) with
+    // their counts known, so that each lane's sum stays in a register.
+    match (add, sub) {
+        ([a], [s]) => update_fixed(acc, prev, [row(a)], [row(s)]),
+        ([a], [s, t]) => update_fixed(acc, prev, [row(a)], [row(s), row(t)]),
+        ([a, b], [s, t]) => update_fixed(acc, prev, [row(a), row(b)], [row(s), row(t)]),
+        _ => {
+            acc.copy_from_slice(prev);
+            for r in add.iter().map(row) {
+                acc.iter_mut()
+                    .zip(r)
+                    .for_each(|(x, y)| *x = x.wrapping_add(*y));
+            }
+            for r in sub.iter().map(row) {
+                acc.iter_mut()
+                    .zip(r)
+                    .for_each(|(x, y)| *x = x.wrapping_sub(*y));
             }
         }
-        for &i in sub {
-            let row = &w1[i as usize * HIDDEN + start..i as usize * HIDDEN + start + BLOCK];
-            for (x, y) in regs.iter_mut().zip(row) {
-                *x = x.wrapping_sub(*y);
-            }
+    }
+}
+
+/// `acc = prev + the rows add - the rows sub`, lane by lane.
+#[inline(always)]
+fn update_fixed<const A: usize, const S: usize>(
+    acc: &mut [i16; HIDDEN],
+    prev: &[i16; HIDDEN],
+    add: [&[i16; HIDDEN]; A],
+    sub: [&[i16; HIDDEN]; S],
+) {
+    for i in 0..HIDDEN {
+        let mut v = prev[i];
+        for r in &add {
+            v = v.wrapping_add(r[i]);
         }
-        acc[start..start + BLOCK].copy_from_slice(&regs);
+        for r in &sub {
+            v = v.wrapping_sub(r[i]);
+        }
+        acc[i] = v;
     }
 }
 
