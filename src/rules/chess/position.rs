@@ -314,6 +314,36 @@ impl ChessPosition {
             & them
     }
 
+    /// The pieces of both colours that attack `sq` when the occupied squares are `occ`.
+    #[inline(always)]
+    pub fn attackers_to_any(&self, sq: Cell, occ: Bb) -> Bb {
+        let t = Self::t();
+        let b = &self.board;
+        let pawns = b.kind(kind::PAWN);
+        (t.knight[sq] & b.kind(kind::KNIGHT))
+            | (t.king[sq] & b.kind(kind::KING))
+            | (t.pawn_attacks[Colour::BLACK.idx()][sq] & pawns & b.colour(Colour::WHITE))
+            | (t.pawn_attacks[Colour::WHITE.idx()][sq] & pawns & b.colour(Colour::BLACK))
+            | self.sliders_to(sq, occ, true, true)
+    }
+
+    /// The Rooks and Queens (with `lines`) and the Bishops and Queens (with `diagonals`) of
+    /// both colours that attack `sq` when the occupied squares are `occ`: what a piece leaving
+    /// a line or a diagonal through `sq` can uncover.
+    #[inline(always)]
+    pub fn sliders_to(&self, sq: Cell, occ: Bb, lines: bool, diagonals: bool) -> Bb {
+        let t = Self::t();
+        let b = &self.board;
+        let mut found = Bb::EMPTY;
+        if lines {
+            found |= rook_attacks(t, sq, occ) & (b.kind(kind::ROOK) | b.kind(kind::QUEEN));
+        }
+        if diagonals {
+            found |= bishop_attacks(t, sq, occ) & (b.kind(kind::BISHOP) | b.kind(kind::QUEEN));
+        }
+        found
+    }
+
     /// Whether `by` attacks `sq` when the occupied squares are `occ`.
     #[inline(always)]
     pub fn is_attacked(&self, sq: Cell, by: Colour, occ: Bb) -> bool {
