@@ -342,8 +342,7 @@ impl<G: Evaluate> Worker<'_, G> {
             }
             self.arrivals[n.ply] = self.history.arrival(self.pos.moved_piece(m), m);
             self.double_extensions[n.ply + 1] = self.double_extensions[n.ply];
-            self.pos.make(m);
-            self.count_node();
+            self.make_move(m);
             let same = self.pos.team_to_move() == n.team;
             let ply = n.ply + 1;
             let mut v = self.child::<false>(same, 0, pbeta - 1, pbeta, ply);
@@ -489,8 +488,7 @@ impl<G: Evaluate> Worker<'_, G> {
             self.arrivals[ply] = self.history.arrival(piece, m);
             self.double_extensions[ply + 1] =
                 self.double_extensions[ply] + (extension == Some(2)) as i32;
-            self.pos.make(m);
-            self.count_node();
+            self.make_move(m);
             let gives_check = self.pos.in_check();
             if prune_candidate && !gives_check {
                 self.pos.unmake();

@@ -201,8 +201,7 @@ impl<G: Evaluate> Worker<'_, G> {
             if PV {
                 self.pv[ply + 1].clear();
             }
-            self.pos.make(m);
-            self.count_node();
+            self.make_move(m);
             let same = self.pos.team_to_move() == team;
             let v = self.child_q::<PV>(same, alpha, beta, ply + 1, n.qply + 1, m);
             self.pos.unmake();

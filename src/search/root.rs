@@ -27,8 +27,7 @@ impl<G: Evaluate> Worker<'_, G> {
             let m = self.root_moves[i].mv;
             self.arrivals[0] = self.history.arrival(self.pos.moved_piece(m), m);
             let nodes_before = self.nodes;
-            self.pos.make(m);
-            self.count_node();
+            self.make_move(m);
             let same = self.pos.team_to_move() == team;
             let new_depth = depth - 1 + self.pos.in_check() as i32;
             self.pv[1].clear();

@@ -157,6 +157,15 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         self.stopped = self.shared.stop.load(Relaxed) || self.shared.done.load(Relaxed);
     }
 
+    /// Makes move `m` in the search: the child's table entry is fetched into the cache while
+    /// the child starts, and the child is counted.
+    #[inline(always)]
+    pub fn make_move(&mut self, m: Move) {
+        self.pos.make(m);
+        self.shared.tt.prefetch(self.pos.key());
+        self.count_node();
+    }
+
     /// Counts a node: a position the search enters. The root is one (counted once, when the
     /// search starts), and so is every position a move or a null move leads to, in the root,
     /// main and quiescence searches alike; searching a position again (a re-search after a
