@@ -303,15 +303,11 @@ impl ChessPosition {
     pub fn attackers_to(&self, sq: Cell, by: Colour, occ: Bb) -> Bb {
         let t = Self::t();
         let b = &self.board;
-        let them = b.colour(by);
-        let rq = b.kind(kind::ROOK) | b.kind(kind::QUEEN);
-        let bq = b.kind(kind::BISHOP) | b.kind(kind::QUEEN);
         ((t.knight[sq] & b.kind(kind::KNIGHT))
             | (t.king[sq] & b.kind(kind::KING))
             | (t.pawn_attacks[by.flip().idx()][sq] & b.kind(kind::PAWN))
-            | (rook_attacks(t, sq, occ) & rq)
-            | (bishop_attacks(t, sq, occ) & bq))
-            & them
+            | self.sliders_to(sq, occ, true, true))
+            & b.colour(by)
     }
 
     /// The pieces of both colours that attack `sq` when the occupied squares are `occ`.
