@@ -920,7 +920,7 @@ impl Evaluate for ChessPosition {
             }
             d += 1;
             gain[d] = on_square - gain[d - 1];
-            if d >= 39 || (-gain[d - 1]).max(gain[d]) < 0 {
+            if d >= 39 {
                 break;
             }
             on_square = VALUE[k as usize];
@@ -1008,7 +1008,8 @@ mod tests {
     }
 
     /// The static exchange of `mv` as the swap algorithm computed it before it kept its
-    /// attackers from one capture to the next: every attacker found again at each capture.
+    /// attackers from one capture to the next: every attacker found again at each capture
+    /// (and, as `see`, played out to the last capture).
     fn swap_reference(pos: &ChessPosition, mv: Move) -> i32 {
         let b = pos.board();
         let (from, to) = (mv.from(), mv.to());
@@ -1052,9 +1053,6 @@ mod tests {
             }
             let last = gain[gain.len() - 1];
             gain.push(on_square - last);
-            if (-last).max(on_square - last) < 0 {
-                break;
-            }
             on_square = VALUE[k as usize];
             occ.remove(sq);
             side = side.flip();
@@ -1154,6 +1152,17 @@ mod tests {
         assert_eq!(
             see("4k3/8/8/3p4/2b5/4N3/8/4K3 w - - 0 1", "e3d5"),
             100 - 320
+        );
+        // Kiwipete's Be2-c4: Nxc4 Nxc4 Bxc4 loses the Bishop for a Knight and then the Knight
+        // too, -330. The swap's old early stop (when neither side's next capture looked
+        // profitable) ended after Nxc4 Nxc4 and returned -10: the right sign, the wrong size,
+        // which ProbCut's and the exchange pruning's margins read.
+        assert_eq!(
+            see(
+                "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+                "e2c4"
+            ),
+            -330
         );
     }
 
