@@ -846,14 +846,22 @@ impl Evaluate for ChessPosition {
         })
     }
 
-    /// The pawns of both sides.
-    fn correction_key(&self) -> Option<u64> {
+    /// The pawns of both sides; White's other pieces and King; Black's.
+    fn correction_keys(&self) -> Option<[u64; super::CORRECTION_KEYS]> {
         let b = self.board();
-        let w = b.pieces(kind::PAWN, Colour::WHITE).0[0];
-        let k = b.pieces(kind::PAWN, Colour::BLACK).0[0];
-        let h = (w ^ k.rotate_left(32).wrapping_mul(0x9E37_79B9_7F4A_7C15))
-            .wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        Some(h ^ (h >> 29))
+        let bits = |k, c| b.pieces(k, c).0[0];
+        let mix = |h: u64| {
+            let h = h.wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            h ^ (h >> 29)
+        };
+        let pawns = bits(kind::PAWN, Colour::WHITE)
+            ^ bits(kind::PAWN, Colour::BLACK)
+                .rotate_left(32)
+                .wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let pieces = |c: Colour| {
+            (kind::KNIGHT..=kind::KING).fold(c.0 as u64 + 1, |h, k| mix(h ^ bits(k, c)))
+        };
+        Some([mix(pawns), pieces(Colour::WHITE), pieces(Colour::BLACK)])
     }
 
     /// Chess only (the refinements were measured in chess).
@@ -1184,6 +1192,41 @@ mod tests {
             p.connected_pawns(Colour::WHITE, &w),
             p.outposts(Colour::WHITE, &w),
         )
+    }
+
+    /// Each correction key follows its own pieces only: the pawns', White's other pieces',
+    /// Black's; the same placement gives the same keys whatever the side to move.
+    #[test]
+    fn correction_keys_follow_their_pieces() {
+        let keys = |fen| {
+            ChessPosition::from_fen(fen, false)
+                .unwrap()
+                .correction_keys()
+                .unwrap()
+        };
+        let start = keys("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+        // A White Knight moves: White's piece key alone changes.
+        let knight = keys("rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq - 1 1");
+        assert_eq!((knight[0], knight[2]), (start[0], start[2]));
+        assert_ne!(knight[1], start[1]);
+        // A pawn moves: the pawn key alone.
+        let pawn = keys("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+        assert_eq!((pawn[1], pawn[2]), (start[1], start[2]));
+        assert_ne!(pawn[0], start[0]);
+        // A Black Knight moves: Black's piece key alone.
+        let black = keys("rnbqkb1r/pppppppp/5n2/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 1 2");
+        assert_eq!((black[0], black[1]), (start[0], start[1]));
+        assert_ne!(black[2], start[2]);
+        // The two sides' pieces on mirrored squares give different keys; the side to move
+        // is not in them (the history is kept per side to move).
+        assert_ne!(start[1], start[2]);
+        assert_eq!(
+            keys("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1"),
+            start
+        );
+        // A Knight and a Bishop that swap squares change the key.
+        let swapped = keys("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RBNQKBNR w KQkq - 0 1");
+        assert_ne!(swapped[1], start[1]);
     }
 
     #[test]

@@ -33,6 +33,9 @@ pub fn weights_of(variant: crate::rules::Variant) -> Option<&'static weights::We
     })
 }
 
+/// How many correction histories the search keeps (see [`Evaluate::correction_keys`]).
+pub const CORRECTION_KEYS: usize = 3;
+
 /// The shape of a variant's continuation history (`Evaluate::history_shape`): how many piece
 /// kinds and colours it has and how many cells its board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -229,9 +232,10 @@ pub trait Evaluate: Game {
         false
     }
 
-    /// A key of the features whose evaluation errors the search's correction history learns
-    /// (chess: the pawns), or `None` for no correction.
-    fn correction_key(&self) -> Option<u64> {
+    /// Keys of the features whose evaluation errors the search's correction histories learn,
+    /// one table each (chess: the pawns; each side's other pieces with its King), or `None`
+    /// for no correction.
+    fn correction_keys(&self) -> Option<[u64; CORRECTION_KEYS]> {
         None
     }
 

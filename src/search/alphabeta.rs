@@ -269,9 +269,9 @@ impl<G: Evaluate> Worker<'_, G> {
             && !(bound == Bound::Lower && best <= eval)
             && !(bound == Bound::Upper && best >= eval)
             && best.abs() < MATE_BOUND
-            && let Some(k) = self.pos.correction_key()
+            && let Some(k) = self.pos.correction_keys()
         {
-            self.history.update_correction(team, k, depth, best - eval);
+            self.history.update_correction(team, &k, depth, best - eval);
         }
         best
     }

@@ -6,7 +6,7 @@ use super::params::{
     ATTACKER_CAP, ATTACKER_DIVISOR, CAPTURE_HISTORY_DIVISOR, CORRECTION_GRAIN, CORRECTION_MAX,
     CORRECTION_SCALE, CORRECTION_WEIGHT_MAX, HISTORY_MAX, VICTIM_CAP, VICTIM_WEIGHT,
 };
-use crate::eval::{Evaluate, HistoryShape};
+use crate::eval::{CORRECTION_KEYS, Evaluate, HistoryShape};
 use crate::rules::board::MAX_CELLS;
 use crate::rules::piece::Piece;
 use crate::rules::{Move, MoveFlag};
@@ -37,8 +37,9 @@ pub(super) struct History {
     /// Capture history: how often a capture (an arrival taking a piece of some kind, or
     /// promoting without capture) caused a cutoff, with the continuation table's shape.
     capture: Vec<i16>,
-    /// Correction history: by team to move and the variant's correction key (chess: the
-    /// pawns), how far searches found the static evaluation off, averaged, in 1/256 cp.
+    /// Correction histories: by team to move and each of the variant's correction keys
+    /// (chess: the pawns, each side's pieces), how far searches found the static evaluation
+    /// off, averaged, in 1/256 cp.
     correction: Vec<i32>,
 }
 
@@ -59,7 +60,7 @@ impl History {
             shape,
             continuation: vec![0; shape.map_or(0, |s| s.arrivals() * s.arrivals())],
             capture: vec![0; shape.map_or(0, |s| s.arrivals() * (s.kinds + 1))],
-            correction: vec![0; 2 * CORRECTION_ENTRIES],
+            correction: vec![0; CORRECTION_KEYS * 2 * CORRECTION_ENTRIES],
         }
     }
 
@@ -174,33 +175,50 @@ impl History {
     }
 }
 
-/// Entries of the correction history per team.
+/// Entries of each correction history per team.
 const CORRECTION_ENTRIES: usize = 1 << 14;
+
+/// The weight of each correction history in the correction, in halves: the pawns' whole,
+/// each side's pieces half.
+const CORRECTION_WEIGHTS: [i32; CORRECTION_KEYS] = [2, 1, 1];
 
 impl History {
     #[inline(always)]
-    fn correction_index(team: usize, key: u64) -> usize {
-        team * CORRECTION_ENTRIES + (key as usize & (CORRECTION_ENTRIES - 1))
+    fn correction_index(table: usize, team: usize, key: u64) -> usize {
+        (table * 2 + team) * CORRECTION_ENTRIES + (key as usize & (CORRECTION_ENTRIES - 1))
     }
 
     /// The correction of the static evaluation, in centipawns, for `team` to move in a
-    /// position of correction key `key`.
+    /// position of correction keys `keys`: the weighted sum of the histories' entries.
     #[inline(always)]
-    pub fn correction(&self, team: usize, key: u64) -> i32 {
-        self.correction[Self::correction_index(team, key)] / CORRECTION_GRAIN
+    pub fn correction(&self, team: usize, keys: &[u64; CORRECTION_KEYS]) -> i32 {
+        let sum: i32 = (0..CORRECTION_KEYS)
+            .map(|t| {
+                CORRECTION_WEIGHTS[t] * self.correction[Self::correction_index(t, team, keys[t])]
+            })
+            .sum();
+        (sum / (2 * CORRECTION_GRAIN)).clamp(-CORRECTION_MAX, CORRECTION_MAX)
     }
 
     /// A search of `depth` found `diff` centipawns more than the (corrected) static evaluation:
-    /// the entry moves towards it, the more the deeper the search.
+    /// each history's entry moves towards it, the more the deeper the search.
     #[inline(always)]
-    pub fn update_correction(&mut self, team: usize, key: u64, depth: i32, diff: i32) {
-        let e = &mut self.correction[Self::correction_index(team, key)];
+    pub fn update_correction(
+        &mut self,
+        team: usize,
+        keys: &[u64; CORRECTION_KEYS],
+        depth: i32,
+        diff: i32,
+    ) {
         let w = (depth + 1).min(CORRECTION_WEIGHT_MAX);
         let target = diff * CORRECTION_GRAIN;
-        *e = ((*e * (CORRECTION_SCALE - w) + target * w) / CORRECTION_SCALE).clamp(
-            -CORRECTION_MAX * CORRECTION_GRAIN,
-            CORRECTION_MAX * CORRECTION_GRAIN,
-        );
+        for (t, &key) in keys.iter().enumerate() {
+            let e = &mut self.correction[Self::correction_index(t, team, key)];
+            *e = ((*e * (CORRECTION_SCALE - w) + target * w) / CORRECTION_SCALE).clamp(
+                -CORRECTION_MAX * CORRECTION_GRAIN,
+                CORRECTION_MAX * CORRECTION_GRAIN,
+            );
+        }
     }
 }
 
@@ -302,4 +320,41 @@ pub(super) fn pick(moves: &mut [Move], scores: &mut [i32], start: usize) {
     }
     moves.swap(start, best);
     scores.swap(start, best);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn chess_history() -> History {
+        History::new(Some(HistoryShape {
+            kinds: 6,
+            colours: 2,
+            cells: 64,
+        }))
+    }
+
+    /// The histories learn a search's finding per key and team, each entry within its bound;
+    /// a position sharing only some keys gets only their weighted share.
+    #[test]
+    fn corrections_are_weighted_per_key_and_team() {
+        let mut h = chess_history();
+        let keys = [11, 22, 33];
+        assert_eq!(h.correction(0, &keys), 0);
+        for _ in 0..200 {
+            h.update_correction(0, &keys, 20, 1000);
+        }
+        // Every entry at its bound: the weighted sum of 2, 1 and 1 halves, clamped.
+        assert_eq!(h.correction(0, &keys), CORRECTION_MAX);
+        assert_eq!(h.correction(1, &keys), 0);
+        // The pawns alone count whole, one side's pieces alone half.
+        assert_eq!(h.correction(0, &[11, 99, 98]), CORRECTION_MAX);
+        assert_eq!(h.correction(0, &[97, 22, 98]), CORRECTION_MAX / 2);
+        assert_eq!(h.correction(0, &[97, 99, 33]), CORRECTION_MAX / 2);
+        // A search that finds less pulls the entries back down.
+        for _ in 0..200 {
+            h.update_correction(0, &keys, 20, -8);
+        }
+        assert!(h.correction(0, &keys) < 0);
+    }
 }

@@ -201,12 +201,12 @@ impl<'a, G: Evaluate> Worker<'a, G> {
     /// correction key), from the evaluation `raw`.
     #[inline(always)]
     pub fn corrected(&self, raw: i32) -> i32 {
-        // The key is asked for only where the search uses it (Pole Chess has one too).
+        // The keys are asked for only where the search uses it (Pole Chess has one too).
         if !self.refined {
             return raw;
         }
-        match self.pos.correction_key() {
-            Some(k) => (raw + self.history.correction(self.pos.team_to_move(), k)).clamp(
+        match self.pos.correction_keys() {
+            Some(k) => (raw + self.history.correction(self.pos.team_to_move(), &k)).clamp(
                 -MATE_BOUND + EVAL_MATE_MARGIN,
                 MATE_BOUND - EVAL_MATE_MARGIN,
             ),
