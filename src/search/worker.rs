@@ -197,11 +197,11 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         )
     }
 
-    /// The static evaluation corrected by the correction history (where the variant has a
-    /// correction key), from the evaluation `raw`.
+    /// The static evaluation corrected by the correction histories (where the variant has
+    /// correction keys), from the evaluation `raw`.
     #[inline(always)]
     pub fn corrected(&self, raw: i32) -> i32 {
-        // The keys are asked for only where the search uses it (Pole Chess has one too).
+        // The keys are asked for only where the search uses them (Pole Chess has them too).
         if !self.refined {
             return raw;
         }
