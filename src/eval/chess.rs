@@ -864,9 +864,10 @@ impl Evaluate for ChessPosition {
         Some([mix(pawns), pieces(Colour::WHITE), pieces(Colour::BLACK)])
     }
 
-    /// Chess only (the refinements were measured in chess).
+    /// Chess and Pole Chess: measured in chess, then in Pole Chess as a whole (+19.7 Elo over
+    /// 1200 games at 20000 nodes; docs/engine.md).
     fn refined_search(&self) -> bool {
-        !self.is_pole()
+        true
     }
 
     /// Chess only: in Pole Chess exchange pruning measured -7.0 +/- 19.3 Elo (500 games) and

@@ -226,8 +226,9 @@ pub trait Evaluate: Game {
     }
 
     /// Whether the search uses its refinements measured in chess (history in the late-move
-    /// reductions, ...; `search::alphabeta` names them). The other variants keep the search
-    /// they were measured with until each refinement is measured in them.
+    /// reductions, ...; `search::alphabeta` names them). Chess and Pole Chess do; as a whole
+    /// they lost 29 to 50 Elo in Podionic, Pentaplane and Polyhedron (docs/engine.md), so the
+    /// 3D variants keep the search they were measured with.
     fn refined_search(&self) -> bool {
         false
     }
