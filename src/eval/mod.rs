@@ -228,7 +228,8 @@ pub trait Evaluate: Game {
     /// Whether the search uses its refinements measured in chess (history in the late-move
     /// reductions, ...; `search::alphabeta` names them). Chess and Pole Chess do; as a whole
     /// they lost 29 to 50 Elo in Podionic, Pentaplane and Polyhedron (docs/engine.md), so the
-    /// 3D variants keep the search they were measured with.
+    /// other variants (the 3D ones, those defined in files) keep the search they were
+    /// measured with.
     fn refined_search(&self) -> bool {
         false
     }

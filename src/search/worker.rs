@@ -373,7 +373,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         }
         if let Some(b) = self.budget {
             // A fixed move time runs to its maximum; a clock's optimum is planned. The scaling
-            // (measured in chess) comes with the refined search; the 3D variants keep the
+            // (measured in chess) comes with the refined search; the other variants keep the
             // fixed share.
             if !b.fixed {
                 let factor = if self.refined {
