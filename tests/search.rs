@@ -230,3 +230,30 @@ fn quiescence_search_stays_small_in_crowded_3d_positions() {
         with_game!(&game, g => search(g, &limits, &Settings::default(), &shared, &Silent, &pool));
     assert!(out.depth >= 2, "only depth {} in 100 000 nodes", out.depth);
 }
+
+/// Each variant searches and plans its clock as it was measured to play best
+/// (docs/engine.md): chess's search refinements in chess and Pole Chess; chess's clock plan
+/// there and in the variants where it won at 5 s + 0.05 s on its own. Pentaplane lost with
+/// it, so the plan is not simply on everywhere.
+#[test]
+fn each_variant_searches_and_plans_its_clock_as_measured() {
+    use strata::eval::Evaluate;
+    let expected = [
+        (Variant::Chess, true, true),
+        (Variant::Pole, true, true),
+        (Variant::Polyhedron, false, false),
+        (Variant::Podionic, false, true),
+        (Variant::Pentaplane, false, false),
+        (Variant::FutureGeneration, false, true),
+    ];
+    assert_eq!(expected.len(), Variant::ALL.len());
+    for (v, refined, planned) in expected {
+        let game = AnyGame::startpos(v);
+        let got = with_game!(&game, g => (g.refined_search(), g.planned_clock()));
+        assert_eq!(
+            got,
+            (refined, planned),
+            "{v:?}: (refined search, clock plan)"
+        );
+    }
+}

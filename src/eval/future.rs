@@ -152,6 +152,12 @@ impl Evaluate for FuturePosition {
     fn defended_by(&self, cell: crate::rules::bitset::Cell, colour: Colour) -> bool {
         self.attacked_by_team(cell, colour.team())
     }
+
+    /// The chess clock plan with this variant's own search: +74.1 +/- 44.8 Elo at 5 s +
+    /// 0.05 s over 200 games (docs/engine.md).
+    fn planned_clock(&self) -> bool {
+        true
+    }
 }
 
 #[cfg(test)]

@@ -234,6 +234,15 @@ pub trait Evaluate: Game {
         false
     }
 
+    /// Whether the search plans its clock as it does in chess: `MOVES_TO_GO_REFINED` moves to
+    /// go, and the optimum scaled after each iteration by how settled the result is
+    /// (`Worker::time_factor`). Otherwise it plans for `MOVES_TO_GO_DEFAULT` moves with a
+    /// fixed share of the optimum. The plan is separate from the search refinements: a
+    /// variant may keep its search and still take the plan. By default it comes with them.
+    fn planned_clock(&self) -> bool {
+        self.refined_search()
+    }
+
     /// Keys of the features whose evaluation errors the search's correction histories learn,
     /// one table each (chess: the pawns; each side's other pieces with its King), or `None`
     /// for no correction.

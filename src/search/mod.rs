@@ -354,7 +354,7 @@ pub fn search<G: Evaluate>(
     shared.completed.store(0, Relaxed);
     shared.tt.new_search();
     let (limits, settings) = &settings.handicapped(limits);
-    let moves_to_go = if root.refined_search() {
+    let moves_to_go = if root.planned_clock() {
         params::MOVES_TO_GO_REFINED
     } else {
         params::MOVES_TO_GO_DEFAULT

@@ -192,7 +192,7 @@ pub const ATTACKER_CAP: i32 = 20_000;
 
 /// Moves assumed left in the game when the clock does not say (`movestogo`) ...
 pub const MOVES_TO_GO_DEFAULT: u64 = 30;
-/// ... in the variants with the refined search (chess, Pole Chess), measured in chess: fewer,
+/// ... with the chess clock plan (`Evaluate::planned_clock`), measured in chess: fewer,
 /// so more of the clock goes to the opening and middlegame (with 30, games at 10+0.1 ended
 /// with 3-4 s of the 10 s unused, while Stockfish spent 11 s on its first 15 moves; 12 was
 /// measured on top of the settled-result factor and did not gain: -0.9 +/- 20.4 over 400

@@ -46,7 +46,8 @@ pub struct Budget {
 
 /// Computes the budgets; `None` when the clock sets no limit (depth, nodes, infinite).
 /// `moves_to_go` is the number of moves planned for when the clock does not say
-/// ([`super::params::MOVES_TO_GO_DEFAULT`] or, in chess, `MOVES_TO_GO_REFINED`).
+/// ([`super::params::MOVES_TO_GO_DEFAULT`], or `MOVES_TO_GO_REFINED` with the chess clock
+/// plan, `Evaluate::planned_clock`).
 pub fn budget(clock: &Clock, overhead_ms: u64, moves_to_go: u64) -> Option<Budget> {
     if let Some(mt) = clock.movetime {
         let t = Duration::from_millis(mt.saturating_sub(overhead_ms).max(1));
