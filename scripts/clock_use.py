@@ -3,6 +3,10 @@
 the seconds it spent in all and on its first 15 moves, and what it had left at the end.
 
 usage: scripts/clock_use.py GAMES.pgn BASE_SECONDS INCREMENT_SECONDS
+
+In four-colour games (a `[Gold ...]` tag) each colour has its own clock and a colour whose King
+is captured is skipped, so moves cannot be given to clocks from the PGN alone: the script gives
+each engine's moves in all and on its first 15 moves, and no time left.
 """
 import re
 import sys
@@ -12,7 +16,9 @@ def main():
     path, base, inc = sys.argv[1], float(sys.argv[2]), float(sys.argv[3])
     games = open(path).read().split("[Event ")[1:]
     totals = {}
+    four = False
     for g in games:
+        four = four or '[Gold "' in g
         white = re.search(r'\[White "([^"]+)"', g).group(1)
         black = re.search(r'\[Black "([^"]+)"', g).group(1)
         result = re.search(r'\[Result "([^"]+)"', g).group(1)
@@ -26,7 +32,8 @@ def main():
         for name in (white, black):
             t = spent[name]
             left = base + inc * len(t) - sum(t)
-            cols.append(f"{name}: {len(t)} moves, {sum(t):.1f} s, first 15 {sum(t[:15]):.1f} s, left {left:.1f} s")
+            tail = "" if four else f", left {left:.1f} s"
+            cols.append(f"{name}: {len(t)} moves, {sum(t):.1f} s, first 15 {sum(t[:15]):.1f} s{tail}")
             tot = totals.setdefault(name, [0, 0.0, 0.0, 0.0, float("inf")])
             tot[0] += 1
             tot[1] += sum(t[:15])
@@ -35,8 +42,8 @@ def main():
             tot[4] = min(tot[4], left)
         print(f"{result:8} " + " | ".join(cols))
     for name, (n, first, left, moves, least) in totals.items():
-        print(f"{name}: {n} games, mean first-15 {first / n:.2f} s, mean left {left / n:.2f} s, "
-              f"least left {least:.2f} s, mean moves {moves / n:.0f}")
+        tail = "" if four else f", mean left {left / n:.2f} s, least left {least:.2f} s"
+        print(f"{name}: {n} games, mean first-15 {first / n:.2f} s{tail}, mean moves {moves / n:.0f}")
 
 
 if __name__ == "__main__":
