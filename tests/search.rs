@@ -233,27 +233,28 @@ fn quiescence_search_stays_small_in_crowded_3d_positions() {
 
 /// Each variant searches and plans its clock as it was measured to play best
 /// (docs/engine.md): chess's search refinements in chess and Pole Chess; chess's clock plan
-/// there and in the variants where it won at 5 s + 0.05 s on its own. Pentaplane lost with
-/// it, so the plan is not simply on everywhere.
+/// there and in the variants where it won at 5 s + 0.05 s on its own; the long plan in
+/// Polyhedron, whose games are the longest. Pentaplane lost with chess's plan, so the plan
+/// is not simply on everywhere.
 #[test]
 fn each_variant_searches_and_plans_its_clock_as_measured() {
     use strata::eval::Evaluate;
     let expected = [
-        (Variant::Chess, true, true),
-        (Variant::Pole, true, true),
-        (Variant::Polyhedron, false, false),
-        (Variant::Podionic, false, true),
-        (Variant::Pentaplane, false, false),
-        (Variant::FutureGeneration, false, true),
+        (Variant::Chess, true, true, false),
+        (Variant::Pole, true, true, false),
+        (Variant::Polyhedron, false, false, true),
+        (Variant::Podionic, false, true, false),
+        (Variant::Pentaplane, false, false, false),
+        (Variant::FutureGeneration, false, true, false),
     ];
     assert_eq!(expected.len(), Variant::ALL.len());
-    for (v, refined, planned) in expected {
+    for (v, refined, planned, long) in expected {
         let game = AnyGame::startpos(v);
-        let got = with_game!(&game, g => (g.refined_search(), g.planned_clock()));
+        let got = with_game!(&game, g => (g.refined_search(), g.planned_clock(), g.long_clock()));
         assert_eq!(
             got,
-            (refined, planned),
-            "{v:?}: (refined search, clock plan)"
+            (refined, planned, long),
+            "{v:?}: (refined search, clock plan, long clock plan)"
         );
     }
 }

@@ -243,6 +243,13 @@ pub trait Evaluate: Game {
         self.refined_search()
     }
 
+    /// Whether the search plans its clock for a long game, `MOVES_TO_GO_LONG` moves to go
+    /// rather than `MOVES_TO_GO_DEFAULT`, with the same fixed share of the optimum. Only
+    /// without the chess plan (`planned_clock`), which takes precedence.
+    fn long_clock(&self) -> bool {
+        false
+    }
+
     /// Keys of the features whose evaluation errors the search's correction histories learn,
     /// one table each (chess: the pawns; each side's other pieces with its King), or `None`
     /// for no correction.

@@ -123,6 +123,13 @@ impl Evaluate for PolyhedronPosition {
     fn defended_by(&self, cell: crate::rules::bitset::Cell, colour: Colour) -> bool {
         self.is_attacked(cell, colour)
     }
+
+    /// Games last about 235 moves a side at 5 s + 0.05 s, so a 30-move plan spends the
+    /// clock in the first 60 or so: the 60-move plan measured +39.3 Elo (+8.5 to
+    /// +70.6) over 400 games against it (docs/engine.md).
+    fn long_clock(&self) -> bool {
+        true
+    }
 }
 
 #[cfg(test)]

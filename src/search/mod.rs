@@ -356,6 +356,8 @@ pub fn search<G: Evaluate>(
     let (limits, settings) = &settings.handicapped(limits);
     let moves_to_go = if root.planned_clock() {
         params::MOVES_TO_GO_REFINED
+    } else if root.long_clock() {
+        params::MOVES_TO_GO_LONG
     } else {
         params::MOVES_TO_GO_DEFAULT
     };

@@ -198,6 +198,9 @@ pub const MOVES_TO_GO_DEFAULT: u64 = 30;
 /// measured on top of the settled-result factor and did not gain: -0.9 +/- 20.4 over 400
 /// games at 5+0.05) ...
 pub const MOVES_TO_GO_REFINED: u64 = 15;
+/// ... with the long plan (`Evaluate::long_clock`), for Polyhedron, whose games at 5 s +
+/// 0.05 s last about 235 moves a side: measured against 30 there (docs/engine.md) ...
+pub const MOVES_TO_GO_LONG: u64 = 60;
 /// ... and the most moves planned for even when it does.
 pub const MOVES_TO_GO_MAX: u32 = 50;
 /// The share of the increment the optimum spends at once.

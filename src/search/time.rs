@@ -133,7 +133,7 @@ impl Trend {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::params::{MOVES_TO_GO_DEFAULT, MOVES_TO_GO_REFINED};
+    use crate::search::params::{MOVES_TO_GO_DEFAULT, MOVES_TO_GO_LONG, MOVES_TO_GO_REFINED};
 
     #[test]
     fn budgets_stay_inside_the_clock() {
@@ -141,7 +141,10 @@ mod tests {
             for inc in [0u64, 10, 100, 1000] {
                 for (mtg, plan) in [None, Some(1), Some(5), Some(40)]
                     .into_iter()
-                    .flat_map(|m| [(m, MOVES_TO_GO_REFINED), (m, MOVES_TO_GO_DEFAULT)])
+                    .flat_map(|m| {
+                        [MOVES_TO_GO_REFINED, MOVES_TO_GO_DEFAULT, MOVES_TO_GO_LONG]
+                            .map(|plan| (m, plan))
+                    })
                 {
                     let b = budget(
                         &Clock {
@@ -176,6 +179,19 @@ mod tests {
         assert_eq!(b.maximum, Duration::from_millis(470));
         assert!(b.fixed, "movetime is spent whole");
         assert_eq!(budget(&Clock::default(), 30, 30), None);
+    }
+
+    #[test]
+    fn a_longer_plan_spends_less_a_move() {
+        let clock = Clock {
+            time: Some(60_000),
+            inc: Some(500),
+            ..Clock::default()
+        };
+        let [chess, default, long] = [MOVES_TO_GO_REFINED, MOVES_TO_GO_DEFAULT, MOVES_TO_GO_LONG]
+            .map(|plan| budget(&clock, 30, plan).unwrap().optimum);
+        assert!(chess > default, "{chess:?} {default:?}");
+        assert!(default > long, "{default:?} {long:?}");
     }
 
     #[test]
