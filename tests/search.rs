@@ -238,23 +238,19 @@ fn quiescence_search_stays_small_in_crowded_3d_positions() {
 /// is not simply on everywhere.
 #[test]
 fn each_variant_searches_and_plans_its_clock_as_measured() {
-    use strata::eval::Evaluate;
+    use strata::eval::{ClockPlan, Evaluate};
     let expected = [
-        (Variant::Chess, true, true, false),
-        (Variant::Pole, true, true, false),
-        (Variant::Polyhedron, false, false, true),
-        (Variant::Podionic, false, true, false),
-        (Variant::Pentaplane, false, false, false),
-        (Variant::FutureGeneration, false, true, false),
+        (Variant::Chess, true, ClockPlan::Chess),
+        (Variant::Pole, true, ClockPlan::Chess),
+        (Variant::Polyhedron, false, ClockPlan::Long),
+        (Variant::Podionic, false, ClockPlan::Chess),
+        (Variant::Pentaplane, false, ClockPlan::Default),
+        (Variant::FutureGeneration, false, ClockPlan::Chess),
     ];
     assert_eq!(expected.len(), Variant::ALL.len());
-    for (v, refined, planned, long) in expected {
+    for (v, refined, plan) in expected {
         let game = AnyGame::startpos(v);
-        let got = with_game!(&game, g => (g.refined_search(), g.planned_clock(), g.long_clock()));
-        assert_eq!(
-            got,
-            (refined, planned, long),
-            "{v:?}: (refined search, clock plan, long clock plan)"
-        );
+        let got = with_game!(&game, g => (g.refined_search(), g.clock_plan()));
+        assert_eq!(got, (refined, plan), "{v:?}: (refined search, clock plan)");
     }
 }

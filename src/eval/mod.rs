@@ -181,6 +181,19 @@ impl Breakdown {
     }
 }
 
+/// How the search plans its clock when the GUI does not say how many moves are left
+/// (`Evaluate::clock_plan`; `search::time::moves_to_go` gives each plan's moves).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ClockPlan {
+    /// Chess's plan: `MOVES_TO_GO_REFINED` moves to go, and the optimum scaled after each
+    /// iteration by how settled the result is (`Worker::time_factor`).
+    Chess,
+    /// `MOVES_TO_GO_DEFAULT` moves to go, with a fixed share of the optimum.
+    Default,
+    /// A long game: `MOVES_TO_GO_LONG` moves to go, with the fixed share.
+    Long,
+}
+
 /// A variant's evaluation, as the search needs it.
 pub trait Evaluate: Game {
     /// The evaluation in centipawns from the point of view of the team to move, with every
@@ -234,20 +247,15 @@ pub trait Evaluate: Game {
         false
     }
 
-    /// Whether the search plans its clock as it does in chess: `MOVES_TO_GO_REFINED` moves to
-    /// go, and the optimum scaled after each iteration by how settled the result is
-    /// (`Worker::time_factor`). Otherwise it plans for `MOVES_TO_GO_DEFAULT` moves with a
-    /// fixed share of the optimum. The plan is separate from the search refinements: a
-    /// variant may keep its search and still take the plan. By default it comes with them.
-    fn planned_clock(&self) -> bool {
-        self.refined_search()
-    }
-
-    /// Whether the search plans its clock for a long game, `MOVES_TO_GO_LONG` moves to go
-    /// rather than `MOVES_TO_GO_DEFAULT`, with the same fixed share of the optimum. Only
-    /// without the chess plan (`planned_clock`), which takes precedence.
-    fn long_clock(&self) -> bool {
-        false
+    /// How the search plans its clock when the GUI does not say how many moves are left.
+    /// The plan is separate from the search refinements: a variant may keep its search and
+    /// still take chess's plan. By default chess's plan comes with the refinements.
+    fn clock_plan(&self) -> ClockPlan {
+        if self.refined_search() {
+            ClockPlan::Chess
+        } else {
+            ClockPlan::Default
+        }
     }
 
     /// Keys of the features whose evaluation errors the search's correction histories learn,

@@ -7,7 +7,7 @@ use std::sync::LazyLock;
 use super::geometry::typical_mobility;
 use super::standard::{Profile, side_terms, standard_terms};
 use super::weights;
-use super::{Evaluate, Trace};
+use super::{ClockPlan, Evaluate, Trace};
 use crate::rules::Game;
 use crate::rules::piece::{Colour, Piece};
 use crate::rules::podionic::PodionicPosition;
@@ -129,8 +129,8 @@ impl Evaluate for PodionicPosition {
 
     /// The chess clock plan with this variant's own search: +38.4 Elo (+17.4 to +59.7) at
     /// 5 s + 0.05 s over 400 games on two sets of openings (docs/engine.md).
-    fn planned_clock(&self) -> bool {
-        true
+    fn clock_plan(&self) -> ClockPlan {
+        ClockPlan::Chess
     }
 }
 

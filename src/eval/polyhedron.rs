@@ -9,7 +9,7 @@ use std::sync::LazyLock;
 use super::geometry::typical_mobility;
 use super::standard::{FIRST_OWN_TERM, Profile, record, side_terms, standard_terms};
 use super::weights;
-use super::{Evaluate, Score, Trace};
+use super::{ClockPlan, Evaluate, Score, Trace};
 use crate::rules::Game;
 use crate::rules::piece::{Colour, Piece};
 use crate::rules::polyhedron::PolyhedronPosition;
@@ -127,8 +127,8 @@ impl Evaluate for PolyhedronPosition {
     /// Games last about 235 moves a side at 5 s + 0.05 s, so a 30-move plan spends the
     /// clock in the first 60 or so: the 60-move plan measured +39.3 Elo (+8.5 to
     /// +70.6) over 400 games against it (docs/engine.md).
-    fn long_clock(&self) -> bool {
-        true
+    fn clock_plan(&self) -> ClockPlan {
+        ClockPlan::Long
     }
 }
 

@@ -354,13 +354,7 @@ pub fn search<G: Evaluate>(
     shared.completed.store(0, Relaxed);
     shared.tt.new_search();
     let (limits, settings) = &settings.handicapped(limits);
-    let moves_to_go = if root.planned_clock() {
-        params::MOVES_TO_GO_REFINED
-    } else if root.long_clock() {
-        params::MOVES_TO_GO_LONG
-    } else {
-        params::MOVES_TO_GO_DEFAULT
-    };
+    let moves_to_go = time::moves_to_go(root.clock_plan());
     let budget = time::budget(&limits.clock, settings.move_overhead, moves_to_go);
     let moves = root_moves(root, limits);
     let outcome = if moves.is_empty() {

@@ -192,13 +192,13 @@ pub const ATTACKER_CAP: i32 = 20_000;
 
 /// Moves assumed left in the game when the clock does not say (`movestogo`) ...
 pub const MOVES_TO_GO_DEFAULT: u64 = 30;
-/// ... with the chess clock plan (`Evaluate::planned_clock`), measured in chess: fewer,
+/// ... with chess's clock plan (`ClockPlan::Chess`), measured in chess: fewer,
 /// so more of the clock goes to the opening and middlegame (with 30, games at 10+0.1 ended
 /// with 3-4 s of the 10 s unused, while Stockfish spent 11 s on its first 15 moves; 12 was
 /// measured on top of the settled-result factor and did not gain: -0.9 +/- 20.4 over 400
 /// games at 5+0.05) ...
 pub const MOVES_TO_GO_REFINED: u64 = 15;
-/// ... with the long plan (`Evaluate::long_clock`), for Polyhedron, whose games at 5 s +
+/// ... with the long plan (`ClockPlan::Long`), for Polyhedron, whose games at 5 s +
 /// 0.05 s last about 235 moves a side: measured against 30 there (docs/engine.md) ...
 pub const MOVES_TO_GO_LONG: u64 = 60;
 /// ... and the most moves planned for even when it does.

@@ -8,10 +8,12 @@ use std::time::Duration;
 
 use super::MATE_BOUND;
 use super::params::{
-    INCREMENT_SHARE, MAXIMUM_CAP, MAXIMUM_CAP_LAST_MOVE, MAXIMUM_OVER_OPTIMUM, MOVES_TO_GO_MAX,
-    OPTIMUM_CAP, TM_EFFORT_BASE, TM_EFFORT_MIN, TM_FALL_MAX, TM_FALL_MIN, TM_FALL_SCALE,
-    TM_STABILITY_MAX, TM_STABILITY_STEP, TM_STABLE_ITERATIONS,
+    INCREMENT_SHARE, MAXIMUM_CAP, MAXIMUM_CAP_LAST_MOVE, MAXIMUM_OVER_OPTIMUM, MOVES_TO_GO_DEFAULT,
+    MOVES_TO_GO_LONG, MOVES_TO_GO_MAX, MOVES_TO_GO_REFINED, OPTIMUM_CAP, TM_EFFORT_BASE,
+    TM_EFFORT_MIN, TM_FALL_MAX, TM_FALL_MIN, TM_FALL_SCALE, TM_STABILITY_MAX, TM_STABILITY_STEP,
+    TM_STABLE_ITERATIONS,
 };
+use crate::eval::ClockPlan;
 use crate::rules::Move;
 
 /// `x * share.0 / share.1`.
@@ -44,10 +46,18 @@ pub struct Budget {
     pub fixed: bool,
 }
 
+/// The moves a clock plan assumes are left when the clock does not say (`movestogo`).
+pub fn moves_to_go(plan: ClockPlan) -> u64 {
+    match plan {
+        ClockPlan::Chess => MOVES_TO_GO_REFINED,
+        ClockPlan::Default => MOVES_TO_GO_DEFAULT,
+        ClockPlan::Long => MOVES_TO_GO_LONG,
+    }
+}
+
 /// Computes the budgets; `None` when the clock sets no limit (depth, nodes, infinite).
 /// `moves_to_go` is the number of moves planned for when the clock does not say
-/// ([`super::params::MOVES_TO_GO_DEFAULT`], or `MOVES_TO_GO_REFINED` with the chess clock
-/// plan, `Evaluate::planned_clock`).
+/// ([`moves_to_go`] of the variant's plan).
 pub fn budget(clock: &Clock, overhead_ms: u64, moves_to_go: u64) -> Option<Budget> {
     if let Some(mt) = clock.movetime {
         let t = Duration::from_millis(mt.saturating_sub(overhead_ms).max(1));
@@ -133,7 +143,8 @@ impl Trend {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::params::{MOVES_TO_GO_DEFAULT, MOVES_TO_GO_LONG, MOVES_TO_GO_REFINED};
+
+    const PLANS: [ClockPlan; 3] = [ClockPlan::Chess, ClockPlan::Default, ClockPlan::Long];
 
     #[test]
     fn budgets_stay_inside_the_clock() {
@@ -141,10 +152,7 @@ mod tests {
             for inc in [0u64, 10, 100, 1000] {
                 for (mtg, plan) in [None, Some(1), Some(5), Some(40)]
                     .into_iter()
-                    .flat_map(|m| {
-                        [MOVES_TO_GO_REFINED, MOVES_TO_GO_DEFAULT, MOVES_TO_GO_LONG]
-                            .map(|plan| (m, plan))
-                    })
+                    .flat_map(|m| PLANS.map(|plan| (m, moves_to_go(plan))))
                 {
                     let b = budget(
                         &Clock {
@@ -188,8 +196,8 @@ mod tests {
             inc: Some(500),
             ..Clock::default()
         };
-        let [chess, default, long] = [MOVES_TO_GO_REFINED, MOVES_TO_GO_DEFAULT, MOVES_TO_GO_LONG]
-            .map(|plan| budget(&clock, 30, plan).unwrap().optimum);
+        let [chess, default, long] =
+            PLANS.map(|plan| budget(&clock, 30, moves_to_go(plan)).unwrap().optimum);
         assert!(chess > default, "{chess:?} {default:?}");
         assert!(default > long, "{default:?} {long:?}");
     }

@@ -15,7 +15,7 @@ use super::tt::Bound;
 use super::{
     INFINITE, Iteration, Limits, MATE, MATE_BOUND, MAX_PLY, Outcome, Reporter, Settings, Shared,
 };
-use crate::eval::Evaluate;
+use crate::eval::{ClockPlan, Evaluate};
 use crate::rules::{Move, MoveList};
 
 /// A root move and what the last search of it found.
@@ -70,8 +70,8 @@ pub(super) struct Worker<'a, G: Evaluate> {
     /// Whether the variant searches with the refinements measured in chess
     /// (`Evaluate::refined_search`).
     pub refined: bool,
-    /// Whether it plans its clock as chess does (`Evaluate::planned_clock`).
-    pub planned_clock: bool,
+    /// How it plans its clock (`Evaluate::clock_plan`).
+    pub clock_plan: ClockPlan,
     /// What the evaluation keeps between calls (chess: the network's accumulators).
     pub eval_cache: crate::eval::network::EvalCache,
     /// The time manager's view of the iterations so far (main thread).
@@ -92,7 +92,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
     ) -> Self {
         let shape = pos.history_shape();
         let refined = pos.refined_search();
-        let planned_clock = pos.planned_clock();
+        let clock_plan = pos.clock_plan();
         Worker {
             id,
             pos,
@@ -129,7 +129,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             double_extensions: vec![0; MAX_PLY + 2],
             evals: vec![-INFINITE; MAX_PLY + 2],
             refined,
-            planned_clock,
+            clock_plan,
             eval_cache: Default::default(),
             trend: Trend::default(),
         }
@@ -377,10 +377,10 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         }
         if let Some(b) = self.budget {
             // A fixed move time runs to its maximum; a clock's optimum is planned. The scaling
-            // (measured in chess) comes with the chess clock plan (`Evaluate::planned_clock`);
-            // the other variants keep the fixed share.
+            // (measured in chess) comes with chess's clock plan (`ClockPlan::Chess`); the
+            // other plans keep the fixed share.
             if !b.fixed {
-                let factor = if self.planned_clock {
+                let factor = if self.clock_plan == ClockPlan::Chess {
                     self.time_factor()
                 } else {
                     1.0
