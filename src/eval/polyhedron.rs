@@ -126,8 +126,8 @@ impl Evaluate for PolyhedronPosition {
 
     /// Games last about 235 moves a side at 5 s + 0.05 s, so a 30-move plan spends the
     /// clock in the first 60 or so: a 60-move plan measured +39.3 Elo (+8.5 to +70.6) over
-    /// 400 games against it, and the 90-move plan +37.5 (+6.5 to +69.1) against 60
-    /// (docs/engine.md).
+    /// 400 games against it, and the 90-move plan +37.8 (+13.1 to +62.8) over 600 games
+    /// against 60 (docs/engine.md).
     fn clock_plan(&self) -> ClockPlan {
         ClockPlan::Long
     }
