@@ -200,7 +200,8 @@ pub const MOVES_TO_GO_DEFAULT: u64 = 30;
 pub const MOVES_TO_GO_REFINED: u64 = 15;
 /// ... with the long plan (`ClockPlan::Long`), for Polyhedron, whose games at 5 s +
 /// 0.05 s last about 235 moves a side: 60 measured +39.3 Elo against 30 there, and 90
-/// +37.8 against 60 over 600 games (docs/engine.md) ...
+/// +37.8 against 60 over 600 games, 120 only +9.6 (-22.0 to +41.2) against 90 over 400
+/// (docs/engine.md) ...
 pub const MOVES_TO_GO_LONG: u64 = 90;
 /// ... and the most moves planned for even when it does.
 pub const MOVES_TO_GO_MAX: u32 = 50;
