@@ -5,7 +5,9 @@
 //! typical mobility on the four-level board (a crowned Knight is worth more than a plain
 //! one); pawn progress in each colour's own forward direction; and two variant terms: a
 //! colour that has unlocked the far levels gains, and a King attacked by the other team (which
-//! captures Kings) is in danger.
+//! captures Kings) is in danger. Every kind but the King has its own material and mobility
+//! term ([`super::standard::Profile::with_kind_terms`]), so that the fitted weights set each
+//! kind's value and mobility.
 
 use std::sync::LazyLock;
 
@@ -26,10 +28,34 @@ const UNLOCKED: Score = Score(30, 20);
 const KING_ATTACKED: Score = Score(-150, -150);
 /// The side to move's bonus.
 const TEMPO: i32 = 20;
-/// The evaluation's terms: the shared ones, then this variant's.
-const TERMS: &[&str] = standard_terms!("unlocked", "king attacked");
+/// The evaluation's terms: the shared ones, then this variant's, then material and mobility
+/// per kind.
+const TERMS: &[&str] = standard_terms!(
+    "unlocked",
+    "king attacked",
+    "pawn material",
+    "knight material",
+    "crowned knight material",
+    "bishop material",
+    "rook material",
+    "queen material",
+    "knight mobility",
+    "crowned knight mobility",
+    "bishop mobility",
+    "rook mobility",
+    "queen mobility"
+);
 const UNLOCKED_TERM: usize = FIRST_OWN_TERM;
 const KING_ATTACKED_TERM: usize = FIRST_OWN_TERM + 1;
+/// The kinds with their own material (and mobility) terms: all but the King.
+const KIND_TERMS: &[(u8, &str)] = &[
+    (kind::PAWN, "pawn"),
+    (kind::KNIGHT, "knight"),
+    (kind::CROWNED, "crowned knight"),
+    (kind::BISHOP, "bishop"),
+    (kind::ROOK, "rook"),
+    (kind::QUEEN, "queen"),
+];
 
 static PROFILE: LazyLock<Profile> = LazyLock::new(|| {
     let t = &*TABLES;
@@ -77,6 +103,7 @@ static PROFILE: LazyLock<Profile> = LazyLock::new(|| {
         weights::builtin("future-generation", TERMS),
     )
     .with_start(FuturePosition::startpos().board())
+    .with_kind_terms(KIND_TERMS)
 });
 
 /// This variant's evaluation weights.
@@ -170,5 +197,66 @@ mod tests {
         let v = |k: u8| PROFILE.value[k as usize];
         assert!(v(kind::CROWNED) > v(kind::KNIGHT));
         assert!(v(kind::QUEEN) > v(kind::ROOK) && v(kind::ROOK) > v(kind::PAWN));
+    }
+
+    /// Records the unweighted terms, as the tuner does.
+    #[derive(Default)]
+    struct Raw(Vec<(usize, usize, Score)>);
+
+    impl Trace for Raw {
+        fn term(&mut self, _: &'static str, _: Score, _: Score) {}
+        fn phase(&mut self, _: i32) {}
+        fn raw(&mut self, term: usize, team: usize, value: Score) {
+            self.0.push((term, team, value));
+        }
+    }
+
+    #[test]
+    fn each_kind_has_its_own_material_and_mobility_term() {
+        // A few plies in, so that the pieces' mobility is not all at its typical value.
+        let mut p = FuturePosition::startpos();
+        for _ in 0..8 {
+            let mut list = crate::rules::MoveList::new();
+            p.generate(&mut list);
+            let m = list.as_slice()[list.len() / 2];
+            p.make(m);
+        }
+        let mut raw = Raw::default();
+        p.evaluate_with(&mut raw);
+        let sum = |name: &str, team: usize| -> Score {
+            let t = TERMS.iter().position(|n| *n == name).unwrap();
+            raw.0
+                .iter()
+                .filter(|r| r.0 == t && r.1 == team)
+                .fold(Score::default(), |a, r| a + r.2)
+        };
+        for team in 0..2 {
+            for &(k, name) in KIND_TERMS {
+                let count: i32 = (0..4u8)
+                    .map(Colour)
+                    .filter(|c| c.team() == team && !p.is_eliminated(*c))
+                    .map(|c| p.board().pieces(k, c).len() as i32)
+                    .sum();
+                // No Knight is crowned at the start.
+                assert!(count > 0 || k == kind::CROWNED, "{name}");
+                let v = PROFILE.value[k as usize] * count;
+                assert_eq!(
+                    sum(&format!("{name} material"), team),
+                    Score(v, v),
+                    "{name}"
+                );
+            }
+            // Every kind but the King has its own terms, so the shared ones count nothing.
+            assert_eq!(sum("material", team), Score::default());
+            assert_eq!(sum("mobility", team), Score::default());
+        }
+        let mobility: Vec<Score> = ["knight", "bishop", "rook", "queen"]
+            .iter()
+            .map(|k| sum(&format!("{k} mobility"), 0) + sum(&format!("{k} mobility"), 1))
+            .collect();
+        assert!(
+            mobility.iter().any(|s| *s != Score::default()),
+            "{mobility:?}"
+        );
     }
 }
