@@ -189,6 +189,7 @@ impl Evaluate for FuturePosition {
 
 #[cfg(test)]
 mod tests {
+    use super::super::standard::RawTerms;
     use super::*;
 
     #[test]
@@ -197,18 +198,6 @@ mod tests {
         let v = |k: u8| PROFILE.value[k as usize];
         assert!(v(kind::CROWNED) > v(kind::KNIGHT));
         assert!(v(kind::QUEEN) > v(kind::ROOK) && v(kind::ROOK) > v(kind::PAWN));
-    }
-
-    /// Records the unweighted terms, as the tuner does.
-    #[derive(Default)]
-    struct Raw(Vec<(usize, usize, Score)>);
-
-    impl Trace for Raw {
-        fn term(&mut self, _: &'static str, _: Score, _: Score) {}
-        fn phase(&mut self, _: i32) {}
-        fn raw(&mut self, term: usize, team: usize, value: Score) {
-            self.0.push((term, team, value));
-        }
     }
 
     #[test]
@@ -221,15 +210,9 @@ mod tests {
             let m = list.as_slice()[list.len() / 2];
             p.make(m);
         }
-        let mut raw = Raw::default();
+        let mut raw = RawTerms::default();
         p.evaluate_with(&mut raw);
-        let sum = |name: &str, team: usize| -> Score {
-            let t = TERMS.iter().position(|n| *n == name).unwrap();
-            raw.0
-                .iter()
-                .filter(|r| r.0 == t && r.1 == team)
-                .fold(Score::default(), |a, r| a + r.2)
-        };
+        let sum = |name: &str, team: usize| raw.sum(TERMS, name, team);
         for team in 0..2 {
             for &(k, name) in KIND_TERMS {
                 let count: i32 = (0..4u8)

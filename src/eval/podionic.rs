@@ -136,6 +136,7 @@ impl Evaluate for PodionicPosition {
 
 #[cfg(test)]
 mod tests {
+    use super::super::standard::RawTerms;
     use super::*;
     use crate::eval::Score;
 
@@ -152,18 +153,6 @@ mod tests {
         assert!(PROFILE.progress[1][cell("Bf7")] < PROFILE.progress[1][cell("Dd1")]);
     }
 
-    /// Records the unweighted terms, as the tuner does.
-    #[derive(Default)]
-    struct Raw(Vec<(usize, usize, Score)>);
-
-    impl Trace for Raw {
-        fn term(&mut self, _: &'static str, _: Score, _: Score) {}
-        fn phase(&mut self, _: i32) {}
-        fn raw(&mut self, term: usize, team: usize, value: Score) {
-            self.0.push((term, team, value));
-        }
-    }
-
     #[test]
     fn each_kind_has_its_own_material_and_mobility_term() {
         use crate::rules::piece::Colour;
@@ -175,15 +164,9 @@ mod tests {
             let m = list.as_slice()[list.len() / 2];
             p.make(m);
         }
-        let mut raw = Raw::default();
+        let mut raw = RawTerms::default();
         p.evaluate_with(&mut raw);
-        let sum = |name: &str, team: usize| -> Score {
-            let t = TERMS.iter().position(|n| *n == name).unwrap();
-            raw.0
-                .iter()
-                .filter(|r| r.0 == t && r.1 == team)
-                .fold(Score::default(), |a, r| a + r.2)
-        };
+        let sum = |name: &str, team: usize| raw.sum(TERMS, name, team);
         for &(k, name) in KIND_TERMS {
             let count = p.board().pieces(k, Colour::WHITE).len() as i32;
             assert!(count > 0, "{name}");

@@ -371,3 +371,30 @@ fn by_kind<T: Trace>(
     }
     total + record(trace, weights, shared, us, together)
 }
+
+/// The unweighted terms an evaluation reports, as the tuner reads them: for the tests that
+/// check which term a variant's pieces land on.
+#[cfg(test)]
+#[derive(Default)]
+pub(super) struct RawTerms(Vec<(usize, usize, Score)>);
+
+#[cfg(test)]
+impl RawTerms {
+    /// The sum of term `name` (of the variant's list `names`) for `team`.
+    pub fn sum(&self, names: &[&str], name: &str, team: usize) -> Score {
+        let t = names.iter().position(|n| *n == name).unwrap();
+        self.0
+            .iter()
+            .filter(|r| r.0 == t && r.1 == team)
+            .fold(Score::default(), |a, r| a + r.2)
+    }
+}
+
+#[cfg(test)]
+impl Trace for RawTerms {
+    fn term(&mut self, _: &'static str, _: Score, _: Score) {}
+    fn phase(&mut self, _: i32) {}
+    fn raw(&mut self, term: usize, team: usize, value: Score) {
+        self.0.push((term, team, value));
+    }
+}
