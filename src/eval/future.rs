@@ -202,16 +202,7 @@ mod tests {
 
     #[test]
     fn each_kind_has_its_own_material_and_mobility_term() {
-        // A few plies in, so that the pieces' mobility is not all at its typical value.
-        let mut p = FuturePosition::startpos();
-        for _ in 0..8 {
-            let mut list = crate::rules::MoveList::new();
-            p.generate(&mut list);
-            let m = list.as_slice()[list.len() / 2];
-            p.make(m);
-        }
-        let mut raw = RawTerms::default();
-        p.evaluate_with(&mut raw);
+        let (p, raw) = RawTerms::after_plies(FuturePosition::startpos(), 8);
         let sum = |name: &str, team: usize| raw.sum(TERMS, name, team);
         for team in 0..2 {
             for &(k, name) in KIND_TERMS {

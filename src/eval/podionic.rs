@@ -156,16 +156,7 @@ mod tests {
     #[test]
     fn each_kind_has_its_own_material_and_mobility_term() {
         use crate::rules::piece::Colour;
-        // A few plies in, so that the pieces' mobility is not all at its typical value.
-        let mut p = PodionicPosition::startpos();
-        for _ in 0..4 {
-            let mut list = crate::rules::MoveList::new();
-            p.generate(&mut list);
-            let m = list.as_slice()[list.len() / 2];
-            p.make(m);
-        }
-        let mut raw = RawTerms::default();
-        p.evaluate_with(&mut raw);
+        let (p, raw) = RawTerms::after_plies(PodionicPosition::startpos(), 4);
         let sum = |name: &str, team: usize| raw.sum(TERMS, name, team);
         for &(k, name) in KIND_TERMS {
             let count = p.board().pieces(k, Colour::WHITE).len() as i32;

@@ -380,6 +380,20 @@ pub(super) struct RawTerms(Vec<(usize, usize, Score)>);
 
 #[cfg(test)]
 impl RawTerms {
+    /// `pos` after `plies` moves (each the middle one of the move list, so that the pieces'
+    /// mobility is not all at its typical value), with the terms its evaluation reports.
+    pub fn after_plies<G: super::Evaluate>(mut pos: G, plies: usize) -> (G, RawTerms) {
+        for _ in 0..plies {
+            let mut list = crate::rules::MoveList::new();
+            pos.generate(&mut list);
+            let m = list.as_slice()[list.len() / 2];
+            pos.make(m);
+        }
+        let mut raw = RawTerms::default();
+        pos.evaluate_with(&mut raw);
+        (pos, raw)
+    }
+
     /// The sum of term `name` (of the variant's list `names`) for `team`.
     pub fn sum(&self, names: &[&str], name: &str, team: usize) -> Score {
         let t = names.iter().position(|n| *n == name).unwrap();
