@@ -145,6 +145,10 @@ struct TuneArgs {
     /// `pst` or `mob`, holds that table).
     #[arg(long, num_args = 1..)]
     keep: Vec<String>,
+    /// A file of positions the fit must keep in order, lines `BETTER_FEN > WORSE_FEN` (e.g.
+    /// src/eval/weights/pentaplane.order: a pawn next to its row below the Queen it becomes).
+    #[arg(long)]
+    order: Option<PathBuf>,
     /// Adam's step size for the tables' values, in centipawns.
     #[arg(long, default_value_t = 1.0)]
     table_rate: f64,
@@ -236,6 +240,10 @@ fn run_tune(args: TuneArgs) -> Result<(), String> {
         rate: args.rate,
         lambda: args.lambda,
         keep: args.keep.clone(),
+        order: match &args.order {
+            Some(path) => strata::tuning::data::read_order(&path.to_string_lossy(), variant)?,
+            None => Vec::new(),
+        },
         table_rate: args.table_rate,
         table_decay: args.table_decay,
         ..Config::default()
@@ -266,6 +274,20 @@ fn run_tune(args: TuneArgs) -> Result<(), String> {
             f.train_before, f.train_after, f.validation_before, f.validation_after
         ),
     ];
+    if !f.order.is_empty() {
+        let least = |i: usize| {
+            f.order
+                .iter()
+                .map(|o| if i == 0 { o.0 } else { o.1 })
+                .fold(f64::INFINITY, f64::min)
+        };
+        header.push(format!(
+            "Ordered pairs: {}, least difference (better - worse) {:.0} -> {:.0} cp",
+            f.order.len(),
+            least(0),
+            least(1)
+        ));
+    }
     header.extend(made_by.iter().map(|m| format!("Data: {m}")));
     let text = f.weights.text(&header);
     print!("{text}");

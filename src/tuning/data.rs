@@ -5,7 +5,7 @@
 //! with `#` are comments (datagen writes the command that made the file there), and a line
 //! `# game N` starts the positions of game N, so that a fit can hold out whole games.
 
-use crate::rules::{AnyGame, Variant};
+use crate::rules::{AnyGame, Game, Variant};
 
 /// The start of a comment line that begins a game's positions: `# game N`.
 pub const GAME_MARK: &str = "# game ";
@@ -89,6 +89,31 @@ pub fn read(path: &str, variant: Variant) -> Result<DataFile, String> {
     })
 }
 
+/// Reads a file of ordered pairs of `variant`: lines `BETTER_FEN > WORSE_FEN`, the first
+/// position to evaluate above the second (for White's team: give both the same side to
+/// move); `#` starts a comment line. Errors name the line.
+pub fn read_order(path: &str, variant: Variant) -> Result<Vec<(AnyGame, AnyGame)>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+    let mut pairs = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let at = |e: String| format!("{path}:{}: {e}", i + 1);
+        let (better, worse) = line
+            .split_once('>')
+            .ok_or_else(|| at(format!("expected 'BETTER_FEN > WORSE_FEN', got '{line}'")))?;
+        let better = AnyGame::from_fen(variant, better.trim()).map_err(at)?;
+        let worse = AnyGame::from_fen(variant, worse.trim()).map_err(at)?;
+        if better.side_to_move() != worse.side_to_move() {
+            return Err(at("the two positions have different sides to move".into()));
+        }
+        pairs.push((better, worse));
+    }
+    Ok(pairs)
+}
+
 /// A position file as read.
 pub struct DataFile {
     /// The command that made it (datagen writes it as the first line, a comment).
@@ -142,6 +167,35 @@ mod tests {
         std::fs::write(&path, format!("# game x\n{fen} | 5 | 1.0\n")).unwrap();
         let err = read(path.to_str().unwrap(), Variant::Chess).err().unwrap();
         assert!(err.contains(":1: bad game number"), "{err}");
+        std::fs::remove_file(&path).unwrap();
+    }
+
+    #[test]
+    fn ordered_pairs_read_and_bad_lines_name_their_line() {
+        let path = std::env::temp_dir().join(format!("strata-order-{}.txt", std::process::id()));
+        let path_str = path.to_str().unwrap();
+        let queen = "4k3/8/8/8/8/8/8/3QK3 w - - 0 1";
+        let pawn = "4k3/8/8/8/8/8/3P4/4K3 w - - 0 1";
+        std::fs::write(&path, format!("# a comment\n\n{queen} > {pawn}\n")).unwrap();
+        let pairs = read_order(path_str, Variant::Chess).unwrap();
+        assert_eq!(pairs.len(), 1);
+        assert_eq!(
+            pairs[0].0,
+            AnyGame::from_fen(Variant::Chess, queen).unwrap()
+        );
+        let bad = |text: String| {
+            std::fs::write(&path, text).unwrap();
+            read_order(path_str, Variant::Chess).err().unwrap()
+        };
+        let e = bad(format!("#\n{queen} {pawn}\n"));
+        assert!(e.contains(":2: expected 'BETTER_FEN > WORSE_FEN'"), "{e}");
+        let e = bad(format!("{queen} > 4k3/8/8/8/8/8/3P4/4K3 b - - 0 1\n"));
+        assert!(
+            e.contains(":1: the two positions have different sides to move"),
+            "{e}"
+        );
+        let e = bad(format!("{queen} > not a fen\n"));
+        assert!(e.starts_with(&format!("{path_str}:1: ")), "{e}");
         std::fs::remove_file(&path).unwrap();
     }
 }

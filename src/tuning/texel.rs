@@ -44,11 +44,22 @@ pub struct Config {
     /// Terms (by name) held at their current weights, e.g. material as the anchor of the
     /// scale while the rest moves; a table's name (`pst`, `mob`) holds that table.
     pub keep: Vec<String>,
+    /// Pairs of positions (better, worse) whose evaluations the fit must keep in that order,
+    /// by at least [`ORDER_MARGIN`], for what the games seldom show: a pawn next to its row
+    /// worth less than the Queen it becomes (positions after a promotion are rare in the
+    /// data, since such games end soon after).
+    pub order: Vec<(AnyGame, AnyGame)>,
     /// Adam's step size for the tables' values, in centipawns.
     pub table_rate: f64,
     /// The decay of the table's values: `decay * value` is added to each one's gradient.
     pub table_decay: f64,
 }
+
+/// The least difference, in centipawns, between the evaluations of an ordered pair.
+pub const ORDER_MARGIN: f64 = 50.0;
+/// The penalty of an ordered pair out of order (or closer than [`ORDER_MARGIN`]), per
+/// centipawn squared, added to the mean log loss: 100 cp out of order costs 0.01.
+const ORDER_WEIGHT: f64 = 1e-6;
 
 /// The largest table value a fit gives, in centipawns.
 const MAX_TABLE: f64 = crate::eval::weights::TABLE_MAX as f64;
@@ -61,6 +72,7 @@ impl Default for Config {
             lambda: 1.0,
             holdout_every: 10,
             keep: Vec::new(),
+            order: Vec::new(),
             table_rate: 1.0,
             table_decay: 1e-7,
         }
@@ -98,6 +110,9 @@ pub struct Fit {
     pub train_after: f64,
     pub validation_before: f64,
     pub validation_after: f64,
+    /// Each ordered pair's difference (better minus worse, centipawns, White's team's
+    /// view) before and after.
+    pub order: Vec<(f64, f64)>,
 }
 
 /// Receives the unweighted terms and the phase of one evaluation.
@@ -172,6 +187,19 @@ impl Point {
         };
         p.rest = white - p.eval(scale);
         p
+    }
+
+    /// Adds `d` times the gradient of the model's evaluation to `grad`.
+    #[inline]
+    fn add_gradient(&self, d: f64, grad: &mut [f64]) {
+        for &(t, mg, eg) in &self.terms {
+            grad[2 * t] += d * mg * self.mg;
+            grad[2 * t + 1] += d * eg * (1.0 - self.mg);
+        }
+        for &(i, c) in &self.cells {
+            grad[i] += d * c * self.mg;
+            grad[i + 1] += d * c * (1.0 - self.mg);
+        }
     }
 
     /// The model's evaluation under `scale` (2 per term, 1.0 = as computed, then 2 per
@@ -288,6 +316,19 @@ pub fn fit(
             validation.len()
         ));
     }
+    let point = |g: &AnyGame| {
+        let s = Sample {
+            fen: String::new(),
+            score: 0,
+            result: 0.5,
+        };
+        Point::new(g, &s, &start, terms_len)
+    };
+    let order: Vec<(Point, Point)> = config
+        .order
+        .iter()
+        .map(|(b, w)| (point(b), point(w)))
+        .collect();
     let k = fit_k(&train, &start);
     for p in train.iter_mut().chain(validation.iter_mut()) {
         p.target = config.lambda * p.result + (1.0 - config.lambda) * sigmoid(k * p.score);
@@ -306,19 +347,20 @@ pub fn fit(
             let e = p.eval(&scale);
             // d(log loss)/d(eval) for the logistic curve.
             let d = (sigmoid(k * e) - p.target) * k;
-            for &(t, mg, eg) in &p.terms {
-                grad[2 * t] += d * mg * p.mg;
-                grad[2 * t + 1] += d * eg * (1.0 - p.mg);
-            }
-            for &(i, c) in &p.cells {
-                grad[i] += d * c * p.mg;
-                grad[i + 1] += d * c * (1.0 - p.mg);
-            }
+            p.add_gradient(d, &mut grad);
         }
         let norm = 1.0 / train.len() as f64;
+        grad.iter_mut().for_each(|g| *g *= norm);
+        for (better, worse) in &order {
+            let short = worse.eval(&scale) + ORDER_MARGIN - better.eval(&scale);
+            if short > 0.0 {
+                worse.add_gradient(2.0 * ORDER_WEIGHT * short, &mut grad);
+                better.add_gradient(-2.0 * ORDER_WEIGHT * short, &mut grad);
+            }
+        }
         for i in (0..n).filter(|&i| free[i]) {
             let table = i >= 2 * terms_len;
-            let mut g = grad[i] * norm;
+            let mut g = grad[i];
             if table {
                 g += config.table_decay * scale[i];
             }
@@ -348,7 +390,15 @@ pub fn fit(
     }
     // The loss of the weights as they will be written (rounded).
     let written = current(&fitted);
+    let order = order
+        .iter()
+        .map(|(b, w)| {
+            let before = b.eval(&start) - w.eval(&start);
+            (before, b.eval(&written) - w.eval(&written))
+        })
+        .collect();
     Ok(Fit {
+        order,
         weights: fitted,
         k,
         train: train.len(),
@@ -419,41 +469,35 @@ mod tests {
         assert_ne!(free.weights.get(material), w.get(material));
         assert_eq!(held.weights.get(material), w.get(material));
         assert_ne!(held.weights, w);
-        // From an empty table, the table learns that a pawn on e4 (cell 28 from its side's
-        // view) wins these endgames, and an entry no position uses (a Knight on a1) stays 0.
-        let mut empty = w.clone();
-        for e in 0..w.table_len() {
-            empty.set_table(e, Score(0, 0));
-        }
-        let learnt = fit(&samples, &games, &empty, &config, &|_, _| {}).unwrap();
-        assert!(
-            learnt.weights.table(28).1 > 0,
-            "{:?}",
-            learnt.weights.table(28)
-        );
-        assert_eq!(learnt.weights.table(64), Score(0, 0));
-        let table_kept = Config {
-            keep: w.table_words().iter().map(|t| t.to_string()).collect(),
+        // An ordered pair against the data (the bare Kings above White's extra pawn): the fit
+        // moves the pair's difference up from the start, and above where the free fit takes it.
+        let bare = AnyGame::from_fen(Variant::Chess, wins[4].0).unwrap();
+        let pawn = AnyGame::from_fen(Variant::Chess, wins[0].0).unwrap();
+        let ordered = Config {
+            order: vec![(bare.clone(), pawn.clone())],
             ..config.clone()
         };
-        let scales_only = fit(&samples, &games, &w, &table_kept, &|_, _| {}).unwrap();
-        for e in 0..w.table_len() {
-            assert_eq!(scales_only.weights.table(e), w.table(e), "{e}");
-        }
-        // Keeping one table holds it alone.
-        let mob_kept = Config {
-            keep: vec!["mob".into()],
-            ..config.clone()
+        let kept_low = fit(&samples, &games, &w, &ordered, &|_, _| {}).unwrap();
+        let (before, after) = kept_low.order[0];
+        let real = |g: &AnyGame| with_game!(g, g => g.evaluate_with(&mut crate::eval::NoTrace));
+        assert!((before - (real(&bare) - real(&pawn)) as f64).abs() < 1e-6);
+        assert!(before < 0.0 && after > before, "{before} {after}");
+        let free_diff = |f: &Fit| {
+            let s = current(&f.weights);
+            let terms = w.names().len();
+            let start = current(&w);
+            let (b, p) = (&samples[4], &samples[0]);
+            let (b, p) = (
+                Point::new(&b.0, &b.1, &start, terms),
+                Point::new(&p.0, &p.1, &start, terms),
+            );
+            b.eval(&s) - p.eval(&s)
         };
-        let mob = w.table_range("mob").unwrap();
-        let pst_moves = fit(&samples, &games, &w, &mob_kept, &|_, _| {}).unwrap();
-        for e in mob.clone() {
-            assert_eq!(pst_moves.weights.table(e), w.table(e), "{e}");
-        }
-        assert!((0..mob.start).any(|e| pst_moves.weights.table(e) != w.table(e)));
+        assert!(free_diff(&free) < after, "{} {after}", free_diff(&free));
+        assert!((free_diff(&kept_low) - after).abs() < 1.0);
         let unknown = Config {
             keep: vec!["no such term".into()],
-            ..config
+            ..config.clone()
         };
         let err = fit(&samples, &games, &w, &unknown, &|_, _| {}).unwrap_err();
         assert!(err.contains("no term or table 'no such term'"), "{err}");
