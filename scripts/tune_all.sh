@@ -6,7 +6,8 @@
 # For each variant: `strata datagen` writes data/VARIANT.txt (seeded: the same command gives
 # the same file), then `strata tune` fits the weights to it and writes
 # src/eval/weights/VARIANT.txt with the command, the positions and the loss before and after
-# in its header. Rebuild, then test the new weights against the old build with
+# in its header, keeping the pairs of src/eval/weights/VARIANT.order in order where that file
+# exists (`strata tune --order`). Rebuild, then test the new weights against the old build with
 # scripts/sprt.sh before committing them.
 #
 # GAMES and NODES (environment) override the games per variant and the nodes per move.
@@ -26,6 +27,11 @@ for v in $variants; do
     esac
     "$bin" datagen --variant "$v" --games "$games" --nodes "${NODES:-3000}" --seed 1 \
         --threads "$threads" --out "data/$v.txt"
-    "$bin" tune --variant "$v" --data "data/$v.txt" --out "src/eval/weights/$v.txt" \
-        2>/dev/null | grep -E "^# (Made|Log)"
+    order=""
+    if [ -f "src/eval/weights/$v.order" ]; then
+        order="--order src/eval/weights/$v.order"
+    fi
+    # shellcheck disable=SC2086 # $order is empty or two words
+    "$bin" tune --variant "$v" --data "data/$v.txt" $order --out "src/eval/weights/$v.txt" \
+        2>/dev/null | grep -E "^# (Made|Log|Ordered)"
 done

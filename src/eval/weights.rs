@@ -321,4 +321,31 @@ mod tests {
             }
         }
     }
+
+    /// Every ordered pair of a variant's `.order` file (see `strata tune --order`) holds in
+    /// the repository's weights: the first position evaluates above the second.
+    #[test]
+    fn every_ordered_pair_holds() {
+        use crate::eval::Evaluate;
+        let mut files = 0;
+        for v in crate::rules::Variant::ALL {
+            let path = format!(
+                "{}/src/eval/weights/{}.order",
+                env!("CARGO_MANIFEST_DIR"),
+                v.name()
+            );
+            if !std::path::Path::new(&path).exists() {
+                continue;
+            }
+            files += 1;
+            let pairs = crate::tuning::data::read_order(&path, v).unwrap();
+            assert!(!pairs.is_empty(), "{path}");
+            for (i, (better, worse)) in pairs.iter().enumerate() {
+                let b = crate::with_game!(better, g => g.evaluate());
+                let w = crate::with_game!(worse, g => g.evaluate());
+                assert!(b > w, "{path}, pair {}: {b} <= {w}", i + 1);
+            }
+        }
+        assert!(files > 0);
+    }
 }
