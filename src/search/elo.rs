@@ -39,7 +39,8 @@ const CHESS: Ladder = &[
 // The other variants: self-play steps between levels, anchored by giving level 10 its chess
 // Elo (1768); above a ladder's top the engine plays at full strength. Polyhedron's levels
 // between 6 and 7 (where the two-ply minimum is drawn) were measured inside that band by
-// UCI_Elo pairs; future-generation's ladder is that of its four-ply round (skill.rs).
+// UCI_Elo pairs; future-generation's ladder is that of its four-ply round (skill.rs);
+// pentaplane's was measured again with its third round of weights (README "Strength levels").
 const POLE: Ladder = &[
     (0.0, 467.0),
     (3.0, 775.0),
@@ -72,12 +73,12 @@ const PODIONIC: Ladder = &[
     (19.0, 2662.0),
 ];
 const PENTAPLANE: Ladder = &[
-    (0.0, 721.0),
-    (3.0, 984.0),
-    (5.0, 1272.0),
-    (7.0, 1595.0),
+    (0.0, 831.0),
+    (3.0, 991.0),
+    (5.0, 1292.0),
+    (7.0, 1493.0),
     (10.0, 1768.0),
-    (15.0, 2058.0),
+    (15.0, 2081.0),
 ];
 const FUTURE_GENERATION: Ladder = &[
     (0.0, 1229.0),
