@@ -275,17 +275,13 @@ fn run_tune(args: TuneArgs) -> Result<(), String> {
         ),
     ];
     if !f.order.is_empty() {
-        let least = |i: usize| {
-            f.order
-                .iter()
-                .map(|o| if i == 0 { o.0 } else { o.1 })
-                .fold(f64::INFINITY, f64::min)
-        };
+        let least =
+            |pick: fn(&(f64, f64)) -> f64| f.order.iter().map(pick).fold(f64::INFINITY, f64::min);
         header.push(format!(
             "Ordered pairs: {}, least difference (better - worse) {:.0} -> {:.0} cp",
             f.order.len(),
-            least(0),
-            least(1)
+            least(|o| o.0),
+            least(|o| o.1)
         ));
     }
     header.extend(made_by.iter().map(|m| format!("Data: {m}")));

@@ -469,6 +469,38 @@ mod tests {
         assert_ne!(free.weights.get(material), w.get(material));
         assert_eq!(held.weights.get(material), w.get(material));
         assert_ne!(held.weights, w);
+        // From an empty table, the table learns that a pawn on e4 (cell 28 from its side's
+        // view) wins these endgames, and an entry no position uses (a Knight on a1) stays 0.
+        let mut empty = w.clone();
+        for e in 0..w.table_len() {
+            empty.set_table(e, Score(0, 0));
+        }
+        let learnt = fit(&samples, &games, &empty, &config, &|_, _| {}).unwrap();
+        assert!(
+            learnt.weights.table(28).1 > 0,
+            "{:?}",
+            learnt.weights.table(28)
+        );
+        assert_eq!(learnt.weights.table(64), Score(0, 0));
+        let table_kept = Config {
+            keep: w.table_words().iter().map(|t| t.to_string()).collect(),
+            ..config.clone()
+        };
+        let scales_only = fit(&samples, &games, &w, &table_kept, &|_, _| {}).unwrap();
+        for e in 0..w.table_len() {
+            assert_eq!(scales_only.weights.table(e), w.table(e), "{e}");
+        }
+        // Keeping one table holds it alone.
+        let mob_kept = Config {
+            keep: vec!["mob".into()],
+            ..config.clone()
+        };
+        let mob = w.table_range("mob").unwrap();
+        let pst_moves = fit(&samples, &games, &w, &mob_kept, &|_, _| {}).unwrap();
+        for e in mob.clone() {
+            assert_eq!(pst_moves.weights.table(e), w.table(e), "{e}");
+        }
+        assert!((0..mob.start).any(|e| pst_moves.weights.table(e) != w.table(e)));
         // An ordered pair against the data (the bare Kings above White's extra pawn): the fit
         // moves the pair's difference up from the start, and above where the free fit takes it.
         let bare = AnyGame::from_fen(Variant::Chess, wins[4].0).unwrap();
@@ -482,17 +514,12 @@ mod tests {
         let real = |g: &AnyGame| with_game!(g, g => g.evaluate_with(&mut crate::eval::NoTrace));
         assert!((before - (real(&bare) - real(&pawn)) as f64).abs() < 1e-6);
         assert!(before < 0.0 && after > before, "{before} {after}");
-        let free_diff = |f: &Fit| {
-            let s = current(&f.weights);
-            let terms = w.names().len();
-            let start = current(&w);
-            let (b, p) = (&samples[4], &samples[0]);
-            let (b, p) = (
-                Point::new(&b.0, &b.1, &start, terms),
-                Point::new(&p.0, &p.1, &start, terms),
-            );
-            b.eval(&s) - p.eval(&s)
-        };
+        let terms = w.names().len();
+        let (b, p) = (
+            Point::new(&samples[4].0, &samples[4].1, &current(&w), terms),
+            Point::new(&samples[0].0, &samples[0].1, &current(&w), terms),
+        );
+        let free_diff = |f: &Fit| b.eval(&current(&f.weights)) - p.eval(&current(&f.weights));
         assert!(free_diff(&free) < after, "{} {after}", free_diff(&free));
         assert!((free_diff(&kept_low) - after).abs() < 1.0);
         let unknown = Config {
