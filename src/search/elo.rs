@@ -39,8 +39,9 @@ const CHESS: Ladder = &[
 // The other variants: self-play steps between levels, anchored by giving level 10 its chess
 // Elo (1768); above a ladder's top the engine plays at full strength. Polyhedron's levels
 // between 6 and 7 (where the two-ply minimum is drawn) were measured inside that band by
-// UCI_Elo pairs; future-generation's ladder is that of its four-ply round (skill.rs);
-// pentaplane's was measured again with its third round of weights (README "Strength levels").
+// UCI_Elo pairs; future-generation's ladder is that of its four-ply round (skill.rs),
+// measured again with its refitted weights, and pentaplane's with its third round of weights
+// (README "Strength levels").
 const POLE: Ladder = &[
     (0.0, 467.0),
     (3.0, 775.0),
@@ -81,14 +82,14 @@ const PENTAPLANE: Ladder = &[
     (15.0, 2081.0),
 ];
 const FUTURE_GENERATION: Ladder = &[
-    (0.0, 1229.0),
-    (2.0, 1329.0),
-    (4.0, 1511.0),
-    (6.0, 1684.0),
-    (7.0, 1754.0),
+    (0.0, 1061.0),
+    (2.0, 1161.0),
+    (4.0, 1352.0),
+    (6.0, 1552.0),
+    (7.0, 1683.0),
     (10.0, 1768.0),
-    (15.0, 1826.0),
-    (19.0, 1960.0),
+    (15.0, 1929.0),
+    (19.0, 2152.0),
 ];
 
 fn ladder(variant: Variant) -> Ladder {
