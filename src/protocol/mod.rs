@@ -3,6 +3,7 @@
 
 pub mod command;
 pub mod engine;
+pub mod line;
 pub mod options;
 pub mod output;
 pub mod strength;

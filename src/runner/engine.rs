@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 
 use super::args::{EngineConfig, EngineKind};
 use super::player::{Answer, Player, Reply, SearchInfo, Turn};
+use crate::protocol::line::{Line, LineError};
 use crate::rules::Variant;
 
 /// How long a stopped engine may take to answer `stop` and `isready` before it is restarted.
@@ -22,7 +23,7 @@ const RECOVER_GRACE: Duration = Duration::from_millis(1000);
 const POLL: Duration = Duration::from_millis(10);
 
 /// One line from the engine, with the time it was read; `None` = end of output.
-type Line = (Instant, Option<String>);
+type Timed = (Instant, Option<String>);
 
 /// Why a wait ended without the line we wanted.
 #[derive(Debug, PartialEq, Eq)]
@@ -36,7 +37,7 @@ pub struct EngineProcess {
     name: String,
     child: Child,
     stdin: Option<ChildStdin>,
-    lines: Receiver<Line>,
+    lines: Receiver<Timed>,
     /// `option name ...` lines of the handshake: (name, rest of the line).
     declared: Vec<(String, String)>,
     /// The name the engine gives itself (`id name ...`).
@@ -153,7 +154,8 @@ impl EngineProcess {
             if !self.declares(k) {
                 tracing::warn!(engine = %name, option = %k, "the engine does not declare this option");
             }
-            self.send(&format!("setoption name {k} value {v}"))
+            let line = Line::setoption(k, Some(v)).map_err(|e| format!("engine '{name}': {e}"))?;
+            self.send_line(&line)
                 .map_err(|_| fail("setoption", WaitError::Closed))?;
         }
         // A variant defined in a file: the engine reads the same file first (it then lists
@@ -165,7 +167,9 @@ impl EngineProcess {
                     variant.name()
                 ));
             }
-            self.send(&format!("setoption name VariantPath value {}", d.0.path))
+            let line = Line::setoption("VariantPath", Some(&d.0.path))
+                .map_err(|e| format!("engine '{name}': {e}"))?;
+            self.send_line(&line)
                 .map_err(|_| fail("setoption", WaitError::Closed))?;
         } else if let Some(vars) = self.declared_vars("UCI_Variant")
             && !vars.iter().any(|v| v == variant.name())
@@ -223,7 +227,18 @@ impl EngineProcess {
         (!vars.is_empty()).then_some(vars)
     }
 
-    fn send(&mut self, line: &str) -> Result<(), ()> {
+    /// Sends `text` as one line: refused (nothing is sent) when it is not one line, see
+    /// [`Line::new`]; `Err(None)` when the engine's input is closed.
+    fn send(&mut self, text: &str) -> Result<(), Option<LineError>> {
+        let line = Line::new(text).map_err(|e| {
+            tracing::error!(engine = %self.name, "not sent: {e}");
+            Some(e)
+        })?;
+        self.send_line(&line).map_err(|_| None)
+    }
+
+    /// Writes a checked line to the engine's input.
+    fn send_line(&mut self, line: &Line) -> Result<(), ()> {
         tracing::debug!(engine = %self.name, "> {line}");
         let stdin = self.stdin.as_mut().ok_or(())?;
         stdin
@@ -356,12 +371,9 @@ impl EngineProcess {
         value: Option<&str>,
         timeout: Duration,
     ) -> Result<(), String> {
-        let line = match value {
-            Some(v) => format!("setoption name {name} value {v}"),
-            None => format!("setoption name {name}"),
-        };
+        let line = Line::setoption(name, value).map_err(|e| e.to_string())?;
         let engine = self.name.clone();
-        self.send(&line)
+        self.send_line(&line)
             .map_err(|_| format!("engine '{engine}' has exited"))?;
         self.sync(timeout).map_err(|e| match e {
             WaitError::Timeout => format!("engine '{engine}': no 'readyok' within {timeout:?}"),

@@ -121,8 +121,10 @@ impl Referee {
             .collect();
         Ok(Referee {
             variant,
+            // The FEN as the rules layer writes it, never the text given: that text may hold
+            // anything the FEN reader skips as blanks (a line break among them).
             position_head: match &opening.fen {
-                Some(f) => format!("position fen {f}"),
+                Some(_) => format!("position fen {start_fen}"),
                 None => "position startpos".to_string(),
             },
             made: vec![0; limits.len()],
