@@ -529,7 +529,10 @@ fn main() -> ExitCode {
     }
     let result = match cli.command {
         None | Some(Cmd::Uci) => {
-            strata::protocol::run(std::io::stdin().lock(), Arc::new(strata::protocol::Stdout));
+            strata::protocol::run(
+                std::io::BufReader::new(std::io::stdin()),
+                Arc::new(strata::protocol::Stdout),
+            );
             Ok(())
         }
         Some(Cmd::Perft(args)) => run_perft(args),

@@ -1014,7 +1014,13 @@ fn protocol_plays_polyhedron() {
          d\n\
          quit\n"
     );
-    strata::protocol::run(input.as_bytes(), out.clone());
+    // Line by line, each waited for (`d` waits for the perft), as a script that reads the
+    // answers would send them.
+    let mut engine = strata::protocol::Engine::new(out.clone());
+    for line in input.lines() {
+        engine.handle_line(line);
+    }
+    drop(engine);
     let lines = out.take();
     assert!(!lines.iter().any(|l| l.contains("error")), "{lines:?}");
     let mut after = engine_start();

@@ -7,7 +7,9 @@ use std::process::{Command, Stdio};
 
 /// Runs the engine on `input` (which should end with `quit`) and returns its stdout lines and
 /// exit status. A line `#wait` is not sent: it waits until the engine has printed one more
-/// `bestmove` than at the previous `#wait` (a hang fails the test after a generous guard).
+/// `bestmove` than at the previous `#wait`; `#count` waits likewise for the end of one more
+/// `go perft` or `bench` (their `Nodes searched:` or `total:` line), which `quit` and the end
+/// of input would stop (a hang fails the test after a generous guard).
 fn session(input: &str) -> (Vec<String>, std::process::ExitStatus) {
     session_of(Command::new(env!("CARGO_BIN_EXE_strata")), input)
 }
@@ -32,14 +34,21 @@ fn session_of(mut command: Command, input: &str) -> (Vec<String>, std::process::
     });
     let mut lines = Vec::new();
     let mut waits = 0;
+    let mut counts = 0;
     for l in input.lines() {
-        if l == "#wait" {
-            waits += 1;
+        if l == "#wait" || l == "#count" {
+            let (n, prefixes): (usize, &[&str]) = if l == "#wait" {
+                waits += 1;
+                (waits, &["bestmove"])
+            } else {
+                counts += 1;
+                (counts, &["Nodes searched: ", "total: "])
+            };
             while lines
                 .iter()
-                .filter(|x: &&String| x.starts_with("bestmove"))
+                .filter(|x: &&String| prefixes.iter().any(|p| x.starts_with(p)))
                 .count()
-                < waits
+                < n
             {
                 let line = rx
                     .recv_timeout(std::time::Duration::from_secs(120))
@@ -86,6 +95,7 @@ fn variant_switch_position_moves_perft_and_display() {
         "setoption name UCI_Variant value pole\n\
          position startpos moves e2e4 d7d5 e4d5\n\
          go perft 2\n\
+         #count\n\
          d\n\
          quit\n",
     );
@@ -205,7 +215,9 @@ fn perft_through_the_protocol_matches_the_suites() {
                 } else {
                     format!(" moves {}", case.moves.join(" "))
                 };
-                input.push_str(&format!("position {start}{moves}\ngo perft {depth}\n"));
+                input.push_str(&format!(
+                    "position {start}{moves}\ngo perft {depth}\n#count\n"
+                ));
                 expected.push(format!("Nodes searched: {count}"));
             }
         }
@@ -235,12 +247,12 @@ fn perft_through_the_protocol_matches_the_suites() {
 fn chess960_notation_follows_the_option() {
     let classical = "position fen r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1";
     let (lines, status) = session(&format!(
-        "{classical}\ngo perft 1\n\
+        "{classical}\ngo perft 1\n#count\n\
          position fen r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1 moves e1g1\nd\n\
          setoption name UCI_Chess960 value true\n\
-         {classical}\ngo perft 1\n\
+         {classical}\ngo perft 1\n#count\n\
          position fen r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1 moves e1h1 e8a8\nd\n\
-         position fen 4k2r/8/8/8/8/8/8/RK6 w A - 0 1\ngo perft 1\n\
+         position fen 4k2r/8/8/8/8/8/8/RK6 w A - 0 1\ngo perft 1\n#count\n\
          position startpos\nd\n\
          quit\n"
     ));
@@ -291,7 +303,8 @@ fn chess960_notation_follows_the_option() {
 fn perft_and_bench_answer_isready_and_stop() {
     let (lines, status) = session(
         "go perft 9\nisready\nstop\nposition startpos moves e2e4\ngo perft 2\n\
-         setoption name Threads value 2\ngo perft 4\nbench\nisready\nstop\nquit\n",
+         setoption name Threads value 2\ngo perft 4\n#count\n#count\n#count\n\
+         bench\nisready\nstop\n#count\nquit\n",
     );
     assert!(status.success());
     let at = |s: &str| {
@@ -480,7 +493,7 @@ fn long_input_gets_a_short_error_line() {
 
 #[test]
 fn eval_and_bench() {
-    let (lines, _) = session("eval\nbench 3\nquit\n");
+    let (lines, _) = session("eval\nbench 3\n#count\nquit\n");
     assert!(
         lines.iter().any(|l| l.starts_with("Final evaluation: ")),
         "{lines:?}"
@@ -697,4 +710,147 @@ fn movetime_is_spent_whole() {
         spent >= std::time::Duration::from_millis(770),
         "returned after {spent:?}: {lines:?}"
     );
+}
+
+/// Issue 70, finding 6: with a command queued behind a long `go perft` (it waits for the
+/// count), `stop` and `isready` were never read: the input thread waited behind the queued
+/// command, for hours. Now they act at once whatever is queued, and the queued command runs
+/// after the stopped count.
+#[test]
+fn stop_and_isready_act_at_once_behind_a_queued_command() {
+    use common::engine::Engine;
+    for queued in [
+        "position startpos moves e2e4",
+        "setoption name Hash value 1",
+        "go depth 1",
+        "ucinewgame",
+        "d",
+        "eval",
+        "bench 1",
+        "go perft 1",
+    ] {
+        let mut e = Engine::start(&format!("go perft 9, then '{queued}'"));
+        e.send("go perft 9");
+        e.send(queued);
+        e.send("stop");
+        e.sync();
+        e.send("isready");
+        e.wait("the stopped perft's total", |e| {
+            e.lines.iter().any(|l| l.starts_with("Nodes searched: "))
+        });
+        // The queued command runs after the count: its own output comes after the total.
+        let ran = |lines: &[String]| {
+            let Some(after) = lines.iter().position(|l| l.starts_with("Nodes searched: ")) else {
+                return false;
+            };
+            let later = &lines[after + 1..];
+            match queued {
+                "d" => later.iter().any(|l| l.starts_with("Fen: ")),
+                "eval" => later.iter().any(|l| l.starts_with("Final evaluation")),
+                "bench 1" => later.iter().any(|l| l.starts_with("total: ")),
+                "go depth 1" => later.iter().any(|l| l.starts_with("bestmove ")),
+                "go perft 1" => later.iter().any(|l| l == "Nodes searched: 20"),
+                _ => true,
+            }
+        };
+        e.wait("the queued command's output", |e| ran(&e.lines));
+        e.sync();
+        e.await_bestmoves();
+        let lines = e.finish(true);
+        let stopped = lines
+            .iter()
+            .filter(|l| l.starts_with("info string perft stopped: "))
+            .count();
+        assert_eq!(stopped, 1, "{queued}: {lines:?}");
+        assert!(errors(&lines).is_empty(), "{queued}: {:?}", errors(&lines));
+    }
+}
+
+/// Issue 70, finding 6: `quit` and the end of input waited for a running perft (with a
+/// command queued, for hours). Now both stop it, drop what is queued, and exit.
+#[test]
+fn quit_and_end_of_input_stop_a_perft_at_once() {
+    use common::engine::Engine;
+    for quit in [true, false] {
+        let mut e = Engine::start(&format!("go perft 9 then a queued perft, quit {quit}"));
+        e.send("go perft 9");
+        e.send("position startpos moves e2e4");
+        e.send("go perft 9");
+        e.sync();
+        let lines = e.finish(quit);
+        assert_eq!(
+            lines
+                .iter()
+                .filter(|l| l.starts_with("Nodes searched: "))
+                .count(),
+            1,
+            "the queued perft must not run: {lines:?}"
+        );
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with("info string perft stopped: ")),
+            "{lines:?}"
+        );
+    }
+}
+
+/// Issue 70, "the length of one stdin line": a line of any length costs at most the bound
+/// (256 KiB) of memory and gets one error line; the engine goes on.
+#[cfg(target_os = "linux")]
+#[test]
+fn an_endless_input_line_is_refused_within_its_bound() {
+    use common::engine::Engine;
+    let mut e = Engine::start("a 64 MiB input line");
+    let mut line = b"position fen ".to_vec();
+    line.resize(64 << 20, b'x');
+    e.send_bytes(&line);
+    e.send("position startpos moves e2e4");
+    e.sync();
+    let status = std::fs::read_to_string(format!("/proc/{}/status", e.pid())).unwrap();
+    let peak_kib: u64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.split_whitespace().next())
+        .and_then(|v| v.parse().ok())
+        .unwrap();
+    e.send("d");
+    e.sync();
+    let lines = e.finish(true);
+    let errs = errors(&lines);
+    assert_eq!(errs.len(), 1, "{errs:?}");
+    assert!(
+        errs[0].contains("67108864 bytes") && errs[0].contains("longer than"),
+        "{}",
+        errs[0]
+    );
+    assert!(
+        lines.iter().any(|l| l.starts_with("Fen: ")
+            && l.contains("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b")),
+        "the next line was read: {lines:?}"
+    );
+    // The start-up table is 16 MiB; the line would add 64 MiB (or more) if it were kept.
+    assert!(peak_kib < 48 << 10, "peak resident {peak_kib} KiB");
+}
+
+/// Issue 70: nothing echoed in an error line can end the line early or hide in it: control
+/// characters of the input come back escaped, and every line printed is one line.
+#[test]
+fn control_characters_in_input_are_echoed_escaped() {
+    let (lines, status) = session(
+        "frobnicate\u{1b}[2Kreadyok\nposition fen 8/8\u{1b}[2J/8 w - - 0 1\n\
+         setoption name UCI_Variant value chess\u{85}bestmove a1a1\nquit\n",
+    );
+    assert!(status.success());
+    let errs = errors(&lines);
+    assert_eq!(errs.len(), 3, "{lines:?}");
+    assert!(
+        !lines
+            .iter()
+            .any(|l| l == "readyok" || l.starts_with("bestmove"))
+    );
+    for l in &lines {
+        assert!(!l.chars().any(|c| c.is_control()), "{l:?}");
+    }
+    assert!(errs[0].contains("\\u{1b}"), "{}", errs[0]);
 }

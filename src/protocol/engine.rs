@@ -4,16 +4,26 @@
 //! `go` (a search or `go perft`) and `bench` run on their own thread and return at once, so
 //! the input loop keeps answering `isready`, `stop` and `ponderhit` while they run; `stop`
 //! ends any of them. Another command that would change what the running job depends on
-//! (`position`, `setoption`, `ucinewgame`, another `go` or `bench`, `quit`, the end of
-//! input) first ends a search (as UCI wants) or waits for a perft or bench to finish (so
-//! that a script of perft commands gets every count), and then takes effect.
+//! (`position`, `setoption`, `ucinewgame`, another `go` or `bench`, `d`, `eval`) first ends
+//! a search (as UCI wants) or waits for a perft or bench to finish (so that a script of
+//! perft commands gets every count), and then takes effect.
+//!
+//! Driven by [`Engine::on_event`] (as [`super::run`] drives it), waiting for a perft or bench
+//! never blocks the input: such commands are queued, and `stop`, `isready` and `quit` (and
+//! the end of input) are acted on at once whatever is queued; `quit` and the end of input
+//! stop the count and drop the queue. [`Engine::handle_line`], for tests and scripts, waits
+//! in place instead.
 
+use std::collections::VecDeque;
 use std::sync::Arc;
 use std::sync::atomic::Ordering::Relaxed;
+use std::sync::mpsc::Sender;
 use std::thread::JoinHandle;
 use std::time::Instant;
 
 use super::command::{Command, GoParams, StartPos, truncate};
+use super::input::Event;
+use super::line::{MAX_INPUT_LINE, escape};
 use super::options::{DEFAULT_HASH, OptionDecl, OptionValue, declarations};
 use super::output::Output;
 use super::strength::Strength;
@@ -91,14 +101,41 @@ pub struct Engine {
     pool: Arc<rayon::ThreadPool>,
     /// The running search, perft or bench.
     job: Option<Job>,
+    /// The number of the last job started.
+    jobs: u64,
+    /// Where a job's end is announced ([`Event::JobDone`]), when the engine is driven by
+    /// events.
+    events: Option<Sender<Event>>,
+    /// Commands waiting for the running perft or bench to end (driven by events only).
+    queue: VecDeque<Command>,
 }
 
 /// Work running on its own thread.
 struct Job {
     handle: JoinHandle<()>,
+    /// Its number.
+    id: u64,
     /// A search (ended by the next state-changing command) rather than a perft or bench
     /// (waited for).
     search: bool,
+}
+
+/// Sends [`Event::JobDone`] once: before the job's last lines are printed, or when its
+/// thread ends by a panic.
+struct Announce(Option<(Sender<Event>, u64)>);
+
+impl Announce {
+    fn send(&mut self) {
+        if let Some((tx, id)) = self.0.take() {
+            let _ = tx.send(Event::JobDone(id));
+        }
+    }
+}
+
+impl Drop for Announce {
+    fn drop(&mut self) {
+        self.send();
+    }
 }
 
 impl Engine {
@@ -116,7 +153,16 @@ impl Engine {
             hash_mib: DEFAULT_HASH as usize,
             pool: thread_pool(1),
             job: None,
+            jobs: 0,
+            events: None,
+            queue: VecDeque::new(),
         }
+    }
+
+    /// Makes every job announce its end on `events` as [`Event::JobDone`]: for an engine
+    /// driven by [`Engine::on_event`].
+    pub fn notify_on_job_end(&mut self, events: Sender<Event>) {
+        self.events = Some(events);
     }
 
     /// The current position.
@@ -129,7 +175,7 @@ impl Engine {
     fn error(&self, msg: &str) {
         self.out.line(&format!(
             "info string error: {}",
-            truncate(msg, MAX_ERROR_CHARS)
+            escape(&truncate(msg, MAX_ERROR_CHARS))
         ));
     }
 
@@ -167,13 +213,117 @@ impl Engine {
         }
     }
 
-    /// Runs `work` on its own thread as the engine's job, with the stop flag lowered.
-    fn spawn_job(&mut self, name: &str, search: bool, work: impl FnOnce() + Send + 'static) {
+    /// Runs `work` on its own thread as the engine's job, with the stop flag lowered; the
+    /// lines it returns are its last ones (a `bestmove`, a perft's total).
+    ///
+    /// The job's end is announced before those lines are printed, so that whatever a
+    /// client sends after reading them comes after the end in the command loop (and is not
+    /// taken for a command sent while the job ran).
+    fn spawn_job(
+        &mut self,
+        name: &str,
+        search: bool,
+        work: impl FnOnce() -> Vec<String> + Send + 'static,
+    ) {
         self.shared.stop.store(false, Relaxed);
+        self.jobs += 1;
+        let id = self.jobs;
+        let mut announce = Announce(self.events.clone().map(|tx| (tx, id)));
+        let out = self.out.clone();
+        let work = move || {
+            let last = work();
+            announce.send();
+            for l in last {
+                out.line(&l);
+            }
+        };
         match std::thread::Builder::new().name(name.into()).spawn(work) {
-            Ok(handle) => self.job = Some(Job { handle, search }),
+            Ok(handle) => self.job = Some(Job { handle, id, search }),
             Err(e) => self.error(&format!("cannot start the {name} thread: {e}")),
         }
+    }
+
+    /// Whether `cmd` must wait for the running perft or bench (when driven by events).
+    fn must_wait(&self, cmd: &Command) -> bool {
+        let counting = self.job.as_ref().is_some_and(|j| !j.search);
+        counting
+            && matches!(
+                cmd,
+                Command::UciNewGame
+                    | Command::SetOption { .. }
+                    | Command::Position { .. }
+                    | Command::Go(_)
+                    | Command::Display
+                    | Command::Eval
+                    | Command::Bench { .. }
+                    | Command::Quit
+            )
+    }
+
+    /// Handles one event of an engine driven by events ([`super::run`]). Returns `false`
+    /// when the engine should exit.
+    ///
+    /// A command that must wait for a running perft or bench is queued, and so is every
+    /// command after it; `stop`, `isready` and `ponderhit` act at once; `quit` and the end
+    /// of input stop the count, drop the queue and exit as soon as the count has ended.
+    pub fn on_event(&mut self, event: Event) -> bool {
+        match event {
+            Event::Line(line) => {
+                if line.trim().is_empty() {
+                    return true;
+                }
+                match line.parse::<Command>() {
+                    Ok(cmd) => self.on_command(cmd),
+                    Err(e) => {
+                        self.error(&e);
+                        true
+                    }
+                }
+            }
+            Event::TooLong(len) => {
+                self.error(&format!(
+                    "a line of {len} bytes is longer than the {MAX_INPUT_LINE} an input line \
+                     may have; ignored"
+                ));
+                true
+            }
+            Event::End => self.on_command(Command::Quit),
+            Event::JobDone(id) => {
+                if self.job.as_ref().is_some_and(|j| j.id == id) {
+                    self.join_job();
+                }
+                while let Some(cmd) = self.queue.pop_front() {
+                    if self.must_wait(&cmd) {
+                        self.queue.push_front(cmd);
+                        break;
+                    }
+                    if !self.handle(cmd) {
+                        return false;
+                    }
+                }
+                true
+            }
+        }
+    }
+
+    /// A command read while driven by events: queued, or acted on at once.
+    fn on_command(&mut self, cmd: Command) -> bool {
+        let waiting = !self.queue.is_empty() || self.must_wait(&cmd);
+        if !waiting {
+            return self.handle(cmd);
+        }
+        match cmd {
+            Command::Stop => self.shared.stop.store(true, Relaxed),
+            Command::IsReady => self.out.line("readyok"),
+            Command::PonderHit => self.shared.ponderhit(),
+            Command::Quit => {
+                self.shared.stop.store(true, Relaxed);
+                self.queue.clear();
+                self.queue.push_back(Command::Quit);
+            }
+            cmd => self.queue.push_back(cmd),
+        }
+        true
     }
 
     /// Handles one input line. Returns `false` when the engine should exit.
@@ -389,15 +539,13 @@ impl Engine {
     /// `bench [depth]` on the job thread; `stop` ends it (the figures are then partial).
     fn bench(&mut self, depth: Option<u32>) {
         let stop = self.shared.stop.clone();
-        let out = self.out.clone();
         self.spawn_job("strata-bench", false, move || {
             let results = bench::run(&Variant::ALL, depth, 1, DEFAULT_HASH as usize, &stop);
-            for l in bench::report(&results) {
-                out.line(&l);
-            }
+            let mut last = bench::report(&results);
             if results.len() < Variant::ALL.len() || !results.iter().all(|r| r.complete()) {
-                out.line("info string bench stopped: the figures above are partial");
+                last.push("info string bench stopped: the figures above are partial".into());
             }
+            last
         });
     }
 
@@ -417,16 +565,17 @@ impl Engine {
                     out.line(&format!("{name}: {n}"));
                 }))
             };
+            let mut last = Vec::new();
             if result.stopped {
-                out.line(&format!(
+                last.push(format!(
                     "info string perft stopped: {} of {} root moves counted",
                     result.rows.len(),
                     result.root_moves
                 ));
             }
             let total = if depth == 0 { 1 } else { result.nodes() };
-            out.line("");
-            out.line(&format!("Nodes searched: {total}"));
+            last.push(String::new());
+            last.push(format!("Nodes searched: {total}"));
             tracing::info!(
                 depth,
                 total,
@@ -434,6 +583,7 @@ impl Engine {
                 elapsed_ms = start.elapsed().as_millis() as u64,
                 "perft"
             );
+            last
         });
     }
 
@@ -483,19 +633,20 @@ impl Engine {
                 let reporter = UciReporter(out.clone());
                 let outcome = with_game!(&game, g => search(g, &limits, &settings, &shared, &reporter, &pool));
                 let Some(best) = outcome.best else {
-                    out.line(&format!("info depth 0 score {}", format_score(outcome.score)));
-                    out.line("bestmove (none)");
-                    return;
+                    return vec![
+                        format!("info depth 0 score {}", format_score(outcome.score)),
+                        "bestmove (none)".into(),
+                    ];
                 };
                 let mut after = game.clone();
                 after.make(best);
                 let ponder = outcome.ponder.map(|p| after.move_name(p));
                 let best = game.move_name(best);
                 tracing::info!(%best, score = outcome.score, depth = outcome.depth, nodes = outcome.nodes, "bestmove");
-                match ponder {
-                    Some(p) => out.line(&format!("bestmove {best} ponder {p}")),
-                    None => out.line(&format!("bestmove {best}")),
-                }
+                vec![match ponder {
+                    Some(p) => format!("bestmove {best} ponder {p}"),
+                    None => format!("bestmove {best}"),
+                }]
         });
     }
 }

@@ -3,6 +3,7 @@
 
 pub mod command;
 pub mod engine;
+pub mod input;
 pub mod line;
 pub mod options;
 pub mod output;
@@ -12,21 +13,25 @@ use std::io::BufRead;
 use std::sync::Arc;
 
 pub use engine::Engine;
+pub use input::Event;
 pub use output::{Captured, Output, Stdout};
 
 /// Reads commands from `input` until `quit` or end of input. Input need not be UTF-8: invalid
 /// bytes are replaced, so junk gets an error line instead of stopping the engine.
-pub fn run(mut input: impl BufRead, out: Arc<dyn Output>) {
+///
+/// The input is read on its own thread ([`input::spawn_reader`]), so that `stop`, `isready`
+/// and `quit` are read and acted on while a `go perft` or `bench` runs, even with other
+/// commands queued behind it (see [`Engine::on_event`]).
+pub fn run(input: impl BufRead + Send + 'static, out: Arc<dyn Output>) {
+    let (tx, rx) = std::sync::mpsc::channel();
     let mut engine = Engine::new(out);
-    let mut buf = Vec::new();
-    loop {
-        buf.clear();
-        match input.read_until(b'\n', &mut buf) {
-            Ok(0) | Err(_) => break,
-            Ok(_) => {}
-        }
-        let line = String::from_utf8_lossy(&buf);
-        if !engine.handle_line(line.trim()) {
+    engine.notify_on_job_end(tx.clone());
+    if let Err(e) = input::spawn_reader(input, tx) {
+        tracing::error!("cannot start the input thread: {e}");
+        return;
+    }
+    while let Ok(event) = rx.recv() {
+        if !engine.on_event(event) {
             break;
         }
     }
