@@ -473,6 +473,12 @@ fn run_perft(mut args: PerftArgs) -> Result<(), String> {
         args.moves.pop();
     }
     let depth = args.depth.ok_or("perft: the depth is missing")?;
+    if depth > strata::rules::perft::MAX_PERFT_DEPTH {
+        return Err(format!(
+            "perft: depth {depth} is above the most, {}",
+            strata::rules::perft::MAX_PERFT_DEPTH
+        ));
+    }
     let variant = variant_named(&args.variant)?;
     let mut game = match &args.fen {
         Some(fen) => AnyGame::from_fen(variant, fen)?,

@@ -854,3 +854,41 @@ fn control_characters_in_input_are_echoed_escaped() {
     }
     assert!(errs[0].contains("\\u{1b}"), "{}", errs[0]);
 }
+
+/// Found while fixing issue 70: `go perft 4000000000` made the engine allocate a move list
+/// per ply (96 GB) and abort. Every number a command takes is now bounded or clamped: the
+/// perft depth is refused above its most, the others are searched within the engine's own
+/// limits (`stop` ends them).
+#[test]
+fn huge_numbers_in_commands_neither_abort_nor_hang() {
+    use common::engine::Engine;
+    let mut e = Engine::start("huge numbers");
+    e.send("go perft 4000000000");
+    e.sync();
+    for go in [
+        "go depth 4000000000",
+        "go mate 4000000000",
+        "go nodes 18446744073709551615",
+        "go movetime 9223372036854775807",
+        "go wtime 9223372036854775807 btime 9223372036854775807 movestogo 4000000000",
+    ] {
+        e.send(go);
+        e.send("stop");
+        e.await_bestmoves();
+    }
+    e.send("bench 4000000000");
+    e.send("stop");
+    e.wait("the stopped bench", |e| {
+        e.lines
+            .iter()
+            .any(|l| l.starts_with("info string bench stopped"))
+    });
+    e.send("go perft 3");
+    e.wait("perft 3", |e| {
+        e.lines.iter().any(|l| l == "Nodes searched: 8902")
+    });
+    let lines = e.finish(true);
+    let errs = errors(&lines);
+    assert_eq!(errs.len(), 1, "{errs:?}");
+    assert!(errs[0].contains("perft depth 4000000000"), "{}", errs[0]);
+}

@@ -5,6 +5,12 @@
 
 use std::str::FromStr;
 
+use crate::rules::perft::MAX_PERFT_DEPTH;
+
+/// The most milliseconds a clock, increment or `movetime` of `go` counts (larger values are
+/// read as this): about 31 years.
+pub const MAX_CLOCK_MS: u64 = 1_000_000_000_000;
+
 /// Where a `position` command starts.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum StartPos {
@@ -107,10 +113,11 @@ fn parse_go(tokens: &[&str]) -> Result<GoParams, String> {
         let colour_inc = ["winc", "binc", "ginc", "sinc"]
             .iter()
             .position(|&k| k == t);
-        // A negative clock (some GUIs send it when a flag falls) counts as zero.
+        // A negative clock (some GUIs send it when a flag falls) counts as zero, and a clock
+        // above MAX_CLOCK_MS as that (the time arithmetic then never overflows).
         let clock = |v: Option<&&str>| -> Result<u64, String> {
             let n: i64 = parse_num(t, v)?;
-            Ok(n.max(0) as u64)
+            Ok((n.max(0) as u64).min(MAX_CLOCK_MS))
         };
         match t {
             _ if colour_time.is_some() => {
@@ -142,7 +149,13 @@ fn parse_go(tokens: &[&str]) -> Result<GoParams, String> {
                 i += 2;
             }
             "perft" => {
-                g.perft = Some(parse_num(t, next)?);
+                let depth: u32 = parse_num(t, next)?;
+                if depth > MAX_PERFT_DEPTH {
+                    return Err(format!(
+                        "perft depth {depth} is above the most, {MAX_PERFT_DEPTH}"
+                    ));
+                }
+                g.perft = Some(depth);
                 i += 2;
             }
             "infinite" => {

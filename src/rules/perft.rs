@@ -12,6 +12,11 @@ use rayon::prelude::*;
 use super::game::Game;
 use super::moves::MoveList;
 
+/// The deepest perft the engine counts (the protocol's `go perft` and `strata perft` refuse
+/// more): far beyond what finishes (chess's deepest published count is depth 15), and it
+/// keeps the per-ply move lists a perft allocates small.
+pub const MAX_PERFT_DEPTH: u32 = 30;
+
 /// Counts the leaves of the legal-move tree of depth `depth` below `game`.
 pub fn perft<G: Game>(game: &mut G, depth: u32) -> u64 {
     let never = AtomicBool::new(false);

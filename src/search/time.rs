@@ -16,9 +16,9 @@ use super::params::{
 use crate::eval::ClockPlan;
 use crate::rules::Move;
 
-/// `x * share.0 / share.1`.
+/// `x * share.0 / share.1`, without overflow.
 fn part(x: u64, share: (u64, u64)) -> u64 {
-    x * share.0 / share.1
+    (x as u128 * share.0 as u128 / share.1 as u128).min(u64::MAX as u128) as u64
 }
 
 /// The clock situation of the side to move, from `go`.
