@@ -1,5 +1,5 @@
 //! Chess – The Future Generation: the engine checked against a second move generator written
-//! in this file from `../shared/rules/future-generation.md` alone.
+//! in this file from `docs/variants/future-generation.md` alone.
 //!
 //! The reference is deliberately slow and plain: a `[level][rank][file]` array of pieces,
 //! coordinates as `(x, y, z)` tuples, every movement rule spelled out as the rules file

@@ -1,4 +1,4 @@
-//! Podionic Chess checked against the rules file (`../shared/rules/podionic.md`).
+//! Podionic Chess checked against the rules file (`docs/variants/podionic.md`).
 //!
 //! `reference` is a second move generator written from the rules file alone: cells are
 //! (level, file, rank) triples tested against the level table, sliders follow the file's

@@ -1,5 +1,5 @@
 //! Polyhedron Chess: a second, independent move generator written from the rules file alone
-//! (`../shared/rules/polyhedron.md`), and the tests that hold the engine to it.
+//! (`docs/variants/polyhedron.md`), and the tests that hold the engine to it.
 //!
 //! The reference below knows nothing of the engine's tables: cells are plain (x, y, z)
 //! coordinates with the rules file's existence test, the board is a 10x10x5 array of letters,

@@ -1,5 +1,5 @@
 //! Raumschach from a variant file (`variants/raumschach.toml`): a second, independent move
-//! generator written from the rules file alone (`../shared/rules/raumschach.md`), and the
+//! generator written from the rules file alone (`docs/variants/raumschach.md`), and the
 //! tests that hold the file-defined variant to it.
 //!
 //! The reference knows nothing of the engine: cells are (x, y, z) in 0..5, the board is a

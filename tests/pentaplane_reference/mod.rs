@@ -1,4 +1,4 @@
-//! A second Pentaplane V move generator, written from `shared/rules/pentaplane.md` alone and
+//! A second Pentaplane V move generator, written from `docs/variants/pentaplane.md` alone and
 //! sharing nothing with the engine: its own board (a 5x5x5 array of letters), its own FEN
 //! reader and writer, direction sets built by counting non-zero components, moves found by
 //! walking coordinates step by step, and explosions resolved literally as the rules file's

@@ -1,4 +1,4 @@
-//! FIDE chess and Pole Chess (`../shared/rules/pole.md`): one position type, because Pole
+//! FIDE chess and Pole Chess (`docs/variants/pole.md`): one position type, because Pole
 //! Chess is chess plus two Poles. In chess the Pole rules are off and no Pole ever appears.
 
 mod explain;

@@ -1,4 +1,4 @@
-//! Chess – The Future Generation (`../shared/rules/future-generation.md`): four colours in two
+//! Chess – The Future Generation (`docs/variants/future-generation.md`): four colours in two
 //! teams on four stacked 8x8 levels, King capture instead of checkmate, elimination, the
 //! level-progression rule and crowned Knights.
 //!

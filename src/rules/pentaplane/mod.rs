@@ -1,4 +1,4 @@
-//! Pentaplane V (`../shared/rules/pentaplane.md`): a 5x5x5 board, missile pieces that shoot,
+//! Pentaplane V (`docs/variants/pentaplane.md`): a 5x5x5 board, missile pieces that shoot,
 //! Bombs that explode in chains, the Kamikaze Queen, and capture of the King instead of
 //! checkmate.
 //!

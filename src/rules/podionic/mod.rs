@@ -1,4 +1,4 @@
-//! Podionic Chess (`../shared/rules/podionic.md`): four overlapping 4x4 levels on a 7x7
+//! Podionic Chess (`docs/variants/podionic.md`): four overlapping 4x4 levels on a 7x7
 //! footprint, sliders whose paths change level at overlapping squares, a Knight with a
 //! one-sided level leap, and pawns walking four spiral lanes.
 //!

@@ -1,4 +1,4 @@
-//! Polyhedron Chess (`../shared/rules/polyhedron.md`): five concentric levels of 6x6, 8x8,
+//! Polyhedron Chess (`docs/variants/polyhedron.md`): five concentric levels of 6x6, 8x8,
 //! 10x10, 8x8 and 6x6 cells (300 in all), fourteen piece types, pawns that change level only
 //! by capturing, promotion from a reserve of captured pieces, and optional Unicorn promotion
 //! after a capture.
