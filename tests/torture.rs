@@ -23,7 +23,7 @@ use std::time::Instant;
 use common::engine::Engine;
 use common::fuzz::{self, Fuzzer};
 use rand::Rng;
-use strata::protocol::command::Command;
+use strata::protocol::command::{Command, GoParams};
 use strata::protocol::engine::MAX_ERROR_CHARS;
 use strata::rules::{AnyGame, Game, Variant};
 
@@ -199,7 +199,22 @@ fn storm(e: &mut Engine, variant: Variant, n: usize, f: &mut Fuzzer) -> (usize, 
         }
         let readyoks = 1 + matches!(parsed, Ok(Command::IsReady)) as usize;
         let rejected = parsed.is_err() && !text.trim().is_empty();
+        let counts = |e: &Engine| {
+            e.lines
+                .iter()
+                .filter(|l| l.starts_with("Nodes searched: ") || l.starts_with("total: "))
+                .count()
+        };
+        let before = counts(e);
         e.send_bytes(&line);
+        // `isready` is answered at once while a perft or bench runs (with what follows it
+        // queued), so it would not end this line's answer: its count's last line does.
+        if matches!(
+            parsed,
+            Ok(Command::Bench { .. }) | Ok(Command::Go(GoParams { perft: Some(_), .. }))
+        ) {
+            e.wait("the count's total", |e| counts(e) > before);
+        }
         e.send("isready");
         plan.push((rejected, readyoks, text.chars().take(200).collect()));
     }
@@ -210,6 +225,7 @@ fn storm(e: &mut Engine, variant: Variant, n: usize, f: &mut Fuzzer) -> (usize, 
     let mut rejected_lines = 0;
     for (rejected, readyoks, shown) in &plan {
         let mut errors = 0;
+        let mut said = Vec::new();
         let mut seen = 0;
         while seen < *readyoks {
             let l = &out[i];
@@ -217,6 +233,7 @@ fn storm(e: &mut Engine, variant: Variant, n: usize, f: &mut Fuzzer) -> (usize, 
                 seen += 1;
             } else if is_error(l) {
                 errors += 1;
+                said.push(l.clone());
                 if too_long(l) {
                     let n = l.chars().count();
                     e.fail(&format!("an error line of {n} characters for {shown:?}"));
@@ -227,10 +244,14 @@ fn storm(e: &mut Engine, variant: Variant, n: usize, f: &mut Fuzzer) -> (usize, 
         if *rejected {
             rejected_lines += 1;
             if errors != 1 {
-                e.fail(&format!("{shown:?} rejected with {errors} error lines"));
+                e.fail(&format!(
+                    "{shown:?} rejected with {errors} error lines: {said:?}"
+                ));
             }
         } else if errors > 1 {
-            e.fail(&format!("{shown:?} answered with {errors} error lines"));
+            e.fail(&format!(
+                "{shown:?} answered with {errors} error lines: {said:?}"
+            ));
         }
     }
     // Stop whatever the storm left running: every search has its bestmove.
@@ -470,7 +491,8 @@ fn long_games(max_plies: usize) {
 }
 
 /// 1 MB lines: junk bytes, NUL bytes, blanks, a legal move then a megabyte of illegal ones,
-/// huge searchmoves and option values. One error line each (none for blanks).
+/// huge searchmoves and option values. One error line each: every one is longer than the
+/// input bound, so it is refused whole, blanks included.
 fn megabyte_lines(count: usize) {
     let mut f = Fuzzer::new(seed(7));
     let mut e = Engine::start("1 MB lines");
@@ -484,7 +506,8 @@ fn megabyte_lines(count: usize) {
                 (l, 1)
             }
             1 => (vec![0u8; MB], 1),
-            2 => (vec![b' '; MB], 0),
+            // Longer than the input bound (256 KiB): refused whole, blanks too.
+            2 => (vec![b' '; MB], 1),
             3 => {
                 let mut l = b"position startpos moves e2e4".to_vec();
                 while l.len() < MB {

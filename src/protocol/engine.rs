@@ -175,7 +175,7 @@ impl Engine {
     fn error(&self, msg: &str) {
         self.out.line(&format!(
             "info string error: {}",
-            escape(&truncate(msg, MAX_ERROR_CHARS))
+            truncate(&escape(msg), MAX_ERROR_CHARS)
         ));
     }
 

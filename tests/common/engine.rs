@@ -143,7 +143,10 @@ impl Engine {
     /// lines it will cause.
     pub fn send_bytes(&mut self, line: &[u8]) {
         let text = String::from_utf8_lossy(line);
+        // A line over the engine's bound is dropped whole (one error line, nothing else).
+        let dropped = line.len() > strata::protocol::line::MAX_INPUT_LINE;
         match text.trim().parse::<Command>() {
+            _ if dropped => {}
             Ok(Command::IsReady) => self.owed_ready += 1,
             Ok(Command::Go(GoParams { perft: None, .. })) => self.owed_best += 1,
             _ => {}
