@@ -5,12 +5,16 @@
 //! runner's referee and speaks to the opponent engine, a separate process, over the protocol
 //! (by default this binary itself). Files: [`server`] (HTTP, checks, WebSocket), [`session`]
 //! (one game per WebSocket), [`engine`] (the session's engine process), [`describe`] (what the
-//! page is told, from the rules layer), [`messages`] (the JSON), [`assets`] (the page's files).
+//! page is told, from the rules layer), [`messages`] (the JSON), [`bounds`] (every limit on
+//! what a page may ask, and the checks of its messages' fields), [`options`] (the engine
+//! options a page may set), [`assets`] (the page's files).
 
 pub mod assets;
+pub mod bounds;
 pub mod describe;
 pub mod engine;
 pub mod messages;
+pub mod options;
 pub mod server;
 pub mod session;
 
