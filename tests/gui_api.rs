@@ -968,4 +968,151 @@ async fn long_move_lists_and_pgns_are_refused() {
     );
     send(&mut ws, json!({"type": "show", "ply": 0})).await;
     assert_eq!(next_of(&mut ws, "position").await["fen"], s["fen"]);
+    // A message past 4 MiB is refused, and the game goes on.
+    let game = "[Variant \"chess\"]\n\n1. e2e4 *\n\n";
+    let huge = game.repeat(4 * 1024 * 1024 / game.len() + 1);
+    send(&mut ws, json!({"type": "load_pgn", "pgn": huge})).await;
+    let e = next_of(&mut ws, "error").await;
+    assert!(
+        e["message"]
+            .as_str()
+            .unwrap()
+            .contains("too large: at most 4194304 bytes"),
+        "{e}"
+    );
+    send(&mut ws, json!({"type": "show", "ply": 0})).await;
+    assert_eq!(next_of(&mut ws, "position").await["fen"], s["fen"]);
+    // Past 8 MiB the socket does not read it, and the connection ends.
+    let _ = ws
+        .send(Message::Text("x".repeat(8 * 1024 * 1024 + 1).into()))
+        .await;
+    until_closed(&mut ws).await;
+}
+
+/// Frames until the server closes the socket (within a generous time); the text ones.
+async fn until_closed(ws: &mut Socket) -> Vec<Value> {
+    let mut texts = Vec::new();
+    loop {
+        match tokio::time::timeout(Duration::from_secs(30), ws.next())
+            .await
+            .expect("the server closes the socket")
+        {
+            None | Some(Err(_)) | Some(Ok(Message::Close(_))) => return texts,
+            Some(Ok(Message::Text(t))) => texts.push(serde_json::from_str(&t).unwrap()),
+            Some(Ok(_)) => {}
+        }
+    }
+}
+
+/// At most `--max-sessions` sessions (each with its engine process) run at once: a
+/// WebSocket beyond them is told so in an `error` and closed; a closed tab frees its place.
+#[tokio::test(flavor = "multi_thread")]
+async fn sessions_are_limited() {
+    let server = Server::start(&["--max-sessions", "2"]);
+    let mut a = connect(&server).await;
+    next_of(&mut a, "hello").await;
+    let mut b = connect(&server).await;
+    next_of(&mut b, "hello").await;
+    let mut c = connect(&server).await;
+    let said = until_closed(&mut c).await;
+    assert_eq!(said.len(), 1, "{said:?}");
+    assert_eq!(said[0]["type"], "error");
+    let m = said[0]["message"].as_str().unwrap();
+    assert!(
+        m.contains("already runs 2 game sessions") && m.contains("--max-sessions"),
+        "{m}"
+    );
+    // The two sessions play on.
+    new_game(
+        &mut b,
+        json!({"variant": "chess", "seats": ["human", "human"]}),
+    )
+    .await;
+    // Closing one frees its place once its engine has ended.
+    a.close(None).await.unwrap();
+    drop(a);
+    let until = Instant::now() + Duration::from_secs(30);
+    loop {
+        let mut d = connect(&server).await;
+        let first = next(&mut d).await;
+        if first["type"] == "hello" {
+            break;
+        }
+        assert_eq!(first["type"], "error", "{first}");
+        assert!(
+            Instant::now() < until,
+            "the closed session's place is not freed"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+/// A fake engine: strata behind a filter that takes 50 ms over every `go`, so that
+/// requests pile up behind a search.
+fn slow_engine(dir: &std::path::Path) -> String {
+    let path = dir.join("slow-engine.sh");
+    let script = format!(
+        "#!/usr/bin/env bash\n\
+         while IFS= read -r line; do\n\
+         \x20 case \"$line\" in go*) sleep 0.05 ;; esac\n\
+         \x20 printf '%s\\n' \"$line\"\n\
+         done | '{strata}'\n",
+        strata = env!("CARGO_BIN_EXE_strata"),
+    );
+    std::fs::write(&path, script).unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    path.to_string_lossy().to_string()
+}
+
+/// A page that turns analysis on and off 5000 times cannot queue thousands of searches:
+/// the server stays responsive, and the analysis asked for next starts at once instead of
+/// after every search before it.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_flood_of_analysis_toggles_leaves_the_server_responsive() {
+    let dir = scratch("gui-flood");
+    let server = Server::start(&["--engine", &slow_engine(&dir)]);
+    let mut ws = connect(&server).await;
+    next_of(&mut ws, "hello").await;
+    new_game(
+        &mut ws,
+        json!({"variant": "chess", "mode": "analysis", "moves": ["e2e4"]}),
+    )
+    .await;
+    // In batches (each message gets one reply), so that neither side's buffers fill.
+    let mut busy = 0;
+    for batch in 0..50 {
+        for i in 0..100 {
+            let on = (batch * 100 + i) % 2 == 0;
+            send(&mut ws, json!({"type": "analyse", "on": on})).await;
+        }
+        for _ in 0..100 {
+            let r = reply(&mut ws).await;
+            if r["type"] == "error" {
+                assert!(r["message"].as_str().unwrap().contains("busy"), "{r}");
+                busy += 1;
+            }
+        }
+    }
+    eprintln!("{busy} of 5000 toggles were refused while the engine was busy");
+    // Responsive: answered at once.
+    let asked = Instant::now();
+    pgn_now(&mut ws).await;
+    assert!(asked.elapsed() < Duration::from_secs(30));
+    // The analysis asked for now starts without the searches before it (each taking 50 ms
+    // or more, 2500 of them would take minutes): its lines come within a minute.
+    send(&mut ws, json!({"type": "analyse", "on": false})).await;
+    loop {
+        send(&mut ws, json!({"type": "analyse", "on": true})).await;
+        let r = reply(&mut ws).await;
+        if r["type"] == "state" && r["thinking"] == true {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let e = next_of(&mut ws, "engine").await;
+    assert_eq!(e["colour"], 1, "{e}");
 }

@@ -12,6 +12,15 @@ use super::messages::{ClockSpec, EngineLimit};
 use crate::protocol::line;
 use crate::runner::pgn::PgnGame;
 
+/// The game sessions (browser tabs, WebSockets) served at once, by default; each has its
+/// own engine process. `strata gui --max-sessions N` sets another number.
+pub const DEFAULT_MAX_SESSIONS: usize = 8;
+/// The largest message the page may send, in bytes (a PGN to open fits easily); a larger
+/// one, up to [`MAX_SOCKET_MESSAGE`], is refused with an error and the game goes on.
+pub const MAX_MESSAGE: usize = 4 * 1024 * 1024;
+/// The largest message the WebSocket reads at all, in bytes: past it the connection cannot
+/// go on (the rest of the message is never read) and is dropped, with its session.
+pub const MAX_SOCKET_MESSAGE: usize = 2 * MAX_MESSAGE;
 /// The most moves (plies) a `new_game` or `line` message may list, and a PGN game may hold
 /// to be opened. Chess's 50-move rule ends any game within about 5 900 plies; a longer list
 /// is not a game a person plays or studies. Its `position` command stays far below the

@@ -37,6 +37,9 @@ pub struct GuiOptions {
     pub host: String,
     /// The port (0: any free port).
     pub port: u16,
+    /// The game sessions (browser tabs) served at once, each with its own engine process
+    /// (default [`bounds::DEFAULT_MAX_SESSIONS`]).
+    pub max_sessions: usize,
 }
 
 /// A fresh random access token: 128 bits in hex.
@@ -49,6 +52,13 @@ fn new_token() -> String {
 /// Starts the server, prints the page's URL (with its token) as the first line on stdout,
 /// and serves until interrupted (Ctrl-C) or until the process is ended.
 pub fn run(opts: GuiOptions) -> Result<(), String> {
+    if opts.max_sessions == 0 {
+        return Err("--max-sessions: at least one session is needed".into());
+    }
+    // Past this, tokio's semaphore cannot count (and no machine runs so many engines).
+    if opts.max_sessions > tokio::sync::Semaphore::MAX_PERMITS {
+        return Err(format!("--max-sessions: {} is too many", opts.max_sessions));
+    }
     let (engine_cmd, engine_args) = match &opts.engine {
         Some(e) => {
             let mut words = e.split_whitespace().map(str::to_string);
@@ -92,6 +102,8 @@ pub fn run(opts: GuiOptions) -> Result<(), String> {
         eprintln!("strata gui: open the URL above in a browser; Ctrl-C ends the server");
         let app = App {
             guard: Arc::new(Guard { token, addr }),
+            sessions: Arc::new(tokio::sync::Semaphore::new(opts.max_sessions)),
+            max_sessions: opts.max_sessions,
             ctx: Arc::new(Context {
                 engine_cmd,
                 engine_args,

@@ -14,7 +14,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
 
-use super::bounds::{self, MAX_FEN, MAX_PGN_GAMES, MAX_WORD};
+use super::bounds::{self, MAX_FEN, MAX_MESSAGE, MAX_PGN_GAMES, MAX_WORD};
 use super::describe::{self, cell_named, legal_moves, move_cells};
 use super::engine::{EngineHandle, Report, Request};
 use super::messages::{
@@ -115,9 +115,19 @@ pub struct Session {
 }
 
 impl Session {
-    /// A session whose engine thread reports on `reports`.
-    pub fn new(ctx: Arc<Context>, reports: tokio::sync::mpsc::UnboundedSender<Report>) -> Session {
-        let engine = EngineHandle::start(ctx.engine_cmd.clone(), ctx.engine_args.clone(), reports);
+    /// A session whose engine thread reports on `reports`, holding `slot` (its place among
+    /// the sessions allowed at once) until its engine has ended.
+    pub fn new(
+        ctx: Arc<Context>,
+        reports: tokio::sync::mpsc::Sender<Report>,
+        slot: tokio::sync::OwnedSemaphorePermit,
+    ) -> Session {
+        let engine = EngineHandle::start(
+            ctx.engine_cmd.clone(),
+            ctx.engine_args.clone(),
+            reports,
+            slot,
+        );
         Session {
             ctx,
             engine,
@@ -166,9 +176,16 @@ impl Session {
 
     /// Handles a text message from the page: an error message if it is refused.
     pub fn on_text(&mut self, text: &str) {
-        let result = match serde_json::from_str::<ClientMessage>(text) {
-            Ok(m) => self.on_message(m),
-            Err(e) => Err(format!("bad message: {e}")),
+        let result = if text.len() > MAX_MESSAGE {
+            Err(format!(
+                "a message of {} bytes is too large: at most {MAX_MESSAGE} bytes are read",
+                text.len()
+            ))
+        } else {
+            match serde_json::from_str::<ClientMessage>(text) {
+                Ok(m) => self.on_message(m),
+                Err(e) => Err(format!("bad message: {e}")),
+            }
         };
         if let Err(message) = result {
             self.outbox.push(ServerMessage::Error { message });
@@ -176,6 +193,20 @@ impl Session {
     }
 
     fn on_message(&mut self, m: ClientMessage) -> Result<(), String> {
+        // A message that may ask the engine for something waits for nothing: while the
+        // engine has not taken the requests before it, it is refused.
+        let asks_engine = matches!(
+            m,
+            ClientMessage::NewGame(_)
+                | ClientMessage::Move { .. }
+                | ClientMessage::Takeback
+                | ClientMessage::Analyse { .. }
+                | ClientMessage::Line { .. }
+                | ClientMessage::ViewGame { .. }
+        );
+        if asks_engine && self.engine.busy() {
+            return Err("the engine is busy with earlier requests: try again in a moment".into());
+        }
         match m {
             ClientMessage::NewGame(g) => self.new_game(g),
             ClientMessage::Move { mv } => self.person_moves(&mv),
