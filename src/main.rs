@@ -306,6 +306,10 @@ struct GuiArgs {
     /// The address to listen on (127.0.0.1: this computer only).
     #[arg(long, default_value = "127.0.0.1")]
     host: String,
+    /// The game sessions (browser tabs) served at once, each with its own engine process; a
+    /// tab beyond them is told so.
+    #[arg(long, default_value_t = strata::gui::bounds::DEFAULT_MAX_SESSIONS)]
+    max_sessions: usize,
 }
 
 #[derive(Args)]
@@ -551,6 +555,7 @@ fn main() -> ExitCode {
             engine: args.engine,
             host: args.host,
             port: args.port,
+            max_sessions: args.max_sessions,
         }),
     };
     match result {

@@ -632,3 +632,487 @@ async fn an_analysis_board_analyses_each_position_it_is_set_to() {
         }
     }
 }
+
+/// The next reply to a message that changes the game: a `state` or an `error` (engine
+/// lines and news are skipped).
+async fn reply(ws: &mut Socket) -> Value {
+    loop {
+        let m = next(ws).await;
+        if m["type"] == "state" || m["type"] == "error" {
+            return m;
+        }
+    }
+}
+
+/// The message of the `error` that `msg` must get (not a `state`: nothing may change).
+async fn refused(ws: &mut Socket, msg: Value) -> String {
+    send(ws, msg.clone()).await;
+    let r = reply(ws).await;
+    assert_eq!(r["type"], "error", "{msg} was accepted: {r}");
+    r["message"].as_str().unwrap().to_string()
+}
+
+/// The game's PGN as the server writes it now.
+async fn pgn_now(ws: &mut Socket) -> String {
+    send(ws, json!({"type": "get_pgn"})).await;
+    next_of(ws, "pgn").await["pgn"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+/// Issue 70, finding 1: an engine option value holding a line break went into `setoption`
+/// as it was, and its second line (`setoption name Debug Log File value PATH`) made the
+/// engine truncate PATH. Values are now checked against the option's declared type and
+/// range before anything reaches the engine, and refused with an error; the game goes on.
+#[tokio::test(flavor = "multi_thread")]
+async fn engine_options_are_checked_against_their_declarations() {
+    let dir = scratch("gui-options");
+    let kept = dir.join("kept.txt");
+    std::fs::write(&kept, "known content\n").unwrap();
+    let never = dir.join("never-created.log");
+    let server = Server::start(&[]);
+    let mut ws = connect(&server).await;
+    let hello = next_of(&mut ws, "hello").await;
+    // The range strata declares for UCI_Elo, as the page is told it.
+    let elo = hello["engine"]["options"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|o| o[0] == "UCI_Elo")
+        .expect("strata declares UCI_Elo")[1]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let word = |w: &str| {
+        let t: Vec<&str> = elo.split_whitespace().collect();
+        t[t.iter().position(|&x| x == w).unwrap() + 1].to_string()
+    };
+    let range = format!("an integer from {} to {}", word("min"), word("max"));
+    new_game(
+        &mut ws,
+        json!({"variant": "chess", "seats": ["human", "engine"]}),
+    )
+    .await;
+    for path in [&kept, &never] {
+        let value = format!(
+            "1500\nsetoption name Debug Log File value {}",
+            path.display()
+        );
+        let e = refused(
+            &mut ws,
+            json!({"type": "new_game", "variant": "chess", "seats": ["human", "engine"],
+                   "engine_options": [["UCI_LimitStrength", "true"], ["UCI_Elo", value]]}),
+        )
+        .await;
+        assert!(
+            e.contains("option 'UCI_Elo' holds a line break") && e.contains(&range),
+            "{e}"
+        );
+    }
+    for (name, value, says) in [
+        (
+            "UCI_Elo",
+            "99999".to_string(),
+            format!("takes {range}, not '99999'"),
+        ),
+        (
+            "UCI_Elo",
+            "strong".into(),
+            format!("takes {range}, not 'strong'"),
+        ),
+        (
+            "UCI_LimitStrength",
+            "yes".into(),
+            "takes true or false".into(),
+        ),
+        (
+            "Skill Level",
+            "-1".into(),
+            "takes an integer from 0 to".into(),
+        ),
+        ("Hash", "60000".into(), "cannot be set from the page".into()),
+        (
+            "Debug Log File",
+            never.display().to_string(),
+            "cannot be set from the page".into(),
+        ),
+    ] {
+        let e = refused(
+            &mut ws,
+            json!({"type": "new_game", "variant": "chess", "engine_options": [[name, value]]}),
+        )
+        .await;
+        assert!(e.contains(&says), "{name} {value}: {e}");
+    }
+    // The game goes on: a move, and the engine's reply (so that anything the engine was
+    // sent has been read by it).
+    send(&mut ws, json!({"type": "move", "move": "e2e4"})).await;
+    let s = state_where(&mut ws, |s| s["moves"].as_array().unwrap().len() == 2).await;
+    assert_eq!(moves(&s)[0], "e2e4");
+    assert_eq!(std::fs::read_to_string(&kept).unwrap(), "known content\n");
+    assert!(!never.exists(), "the engine wrote {}", never.display());
+    // A value within range is taken, and names the engine's seat.
+    let s = new_game(
+        &mut ws,
+        json!({"variant": "chess", "seats": ["human", "engine"],
+               "engine_options": [["UCI_LimitStrength", "true"], ["UCI_Elo", "1600"]]}),
+    )
+    .await;
+    assert!(
+        s["names"][1].as_str().unwrap().ends_with("(Elo 1600)"),
+        "{s}"
+    );
+}
+
+/// Issue 70, finding 2: a FEN whose fields were separated by line breaks was accepted, and
+/// the engine got another line than the game's. Every string a message carries (a FEN, a
+/// move, a cell, the tags and moves of a PGN) is refused when it holds a control character,
+/// and the game stays as it was.
+#[tokio::test(flavor = "multi_thread")]
+async fn control_characters_in_any_field_are_refused() {
+    let server = Server::start(&[]);
+    let mut ws = connect(&server).await;
+    next_of(&mut ws, "hello").await;
+    new_game(
+        &mut ws,
+        json!({"variant": "chess", "seats": ["human", "engine"]}),
+    )
+    .await;
+    send(&mut ws, json!({"type": "move", "move": "e2e4"})).await;
+    let before = state_where(&mut ws, |s| s["moves"].as_array().unwrap().len() == 2).await;
+    let pgn_before = pgn_now(&mut ws).await;
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    let pgn_with = |fen: &str| format!("[Variant \"chess\"]\n[FEN \"{fen}\"]\n\n1. e2e4 *\n");
+    for (bad, says) in [
+        (
+            json!({"type": "new_game", "variant": "chess", "seats": ["human", "engine"],
+                   "fen": start.replace(' ', "\n")}),
+            "the FEN holds a line break (U+000A) at character 43",
+        ),
+        (
+            json!({"type": "new_game", "variant": "chess", "fen": start.replace(' ', "\t")}),
+            "the FEN holds a control character",
+        ),
+        (
+            json!({"type": "new_game", "variant": "chess", "moves": ["e2e4", "e7e5\rquit"]}),
+            "move 2 of 2 holds a line break",
+        ),
+        (
+            json!({"type": "new_game", "variant": "chess\n", "moves": []}),
+            "the variant's name holds a line break",
+        ),
+        (
+            json!({"type": "new_game", "variant": "chess", "pgn": pgn_with(&start.replace(' ', "\t"))}),
+            "pgn: the FEN tag holds a control character",
+        ),
+        (
+            json!({"type": "new_game", "variant": "chess", "pgn": "[Variant \"chess\"]\n\n1. e2e4\u{1b}[31m *\n"}),
+            "pgn: move 1 of 1 holds a control character",
+        ),
+        (
+            json!({"type": "move", "move": "d2d4\nquit"}),
+            "the move holds a line break",
+        ),
+        (
+            json!({"type": "compose", "variant": "chess", "fen": start.replace(' ', "\n")}),
+            "the FEN holds a line break",
+        ),
+        (
+            json!({"type": "compose", "variant": "chess\u{85}", "fen": start}),
+            "the variant's name holds a line break",
+        ),
+    ] {
+        let e = refused(&mut ws, bad.clone()).await;
+        assert!(e.contains(says), "{bad}: {e}");
+    }
+    send(
+        &mut ws,
+        json!({"type": "explain", "from": "g1\n", "to": "g4"}),
+    )
+    .await;
+    let e = next_of(&mut ws, "error").await;
+    assert!(
+        e["message"]
+            .as_str()
+            .unwrap()
+            .contains("holds a line break"),
+        "{e}"
+    );
+    // A PGN game whose FEN tag holds one is listed as one that cannot be shown, and is not
+    // opened.
+    let two = format!(
+        "{}\n{}",
+        pgn_with(start),
+        pgn_with(&start.replace(' ', "\n"))
+    );
+    send(&mut ws, json!({"type": "load_pgn", "pgn": two})).await;
+    let games = next_of(&mut ws, "games").await;
+    assert!(games["games"][0]["error"].is_null(), "{games}");
+    let why = games["games"][1]["error"].as_str().unwrap();
+    assert!(why.contains("the FEN tag holds a line break"), "{why}");
+    let e = refused(&mut ws, json!({"type": "view_game", "index": 1})).await;
+    assert!(e.contains("the FEN tag holds a line break"), "{e}");
+    // The game is the one before, and goes on.
+    assert_eq!(pgn_now(&mut ws).await, pgn_before);
+    send(&mut ws, json!({"type": "move", "move": "d2d4"})).await;
+    let s = state_where(&mut ws, |s| s["moves"].as_array().unwrap().len() == 4).await;
+    assert_eq!(s["game"], before["game"]);
+    assert_eq!(moves(&s)[..2], moves(&before)[..]);
+    // An analysis board's line too.
+    new_game(&mut ws, json!({"variant": "chess", "mode": "analysis"})).await;
+    let e = refused(
+        &mut ws,
+        json!({"type": "line", "moves": ["e2e4", "e7e5\u{0}"]}),
+    )
+    .await;
+    assert!(e.contains("move 2 of 2 holds a control character"), "{e}");
+}
+
+/// Issue 70, finding 10: `base_ms` of 2^63 became a negative clock that lost on time at
+/// once. Every clock and engine limit of `new_game` is bounded, and refused beyond.
+#[tokio::test(flavor = "multi_thread")]
+async fn clocks_and_engine_limits_are_bounded() {
+    let server = Server::start(&[]);
+    let mut ws = connect(&server).await;
+    next_of(&mut ws, "hello").await;
+    let game = |extra: Value| {
+        let mut m = json!({"type": "new_game", "variant": "chess", "seats": ["human", "engine"]});
+        for (k, v) in extra.as_object().unwrap() {
+            m[k] = v.clone();
+        }
+        m
+    };
+    for (extra, says) in [
+        (
+            json!({"clock": {"base_ms": 9223372036854775808u64, "inc_ms": 0}}),
+            "clock.base_ms 9223372036854775808 is more than the 86400000 ms (24 hours) accepted",
+        ),
+        (
+            json!({"clock": {"base_ms": 60000, "inc_ms": 9223372036854775808u64}}),
+            "clock.inc_ms 9223372036854775808 is more than the 3600000 ms (1 hour) accepted",
+        ),
+        (
+            json!({"engine_limit": {"nodes": 100000000000u64}}),
+            "engine_limit.nodes must be 1 to 10000000000, not 100000000000",
+        ),
+        (
+            json!({"engine_limit": {"depth": 1000}}),
+            "engine_limit.depth must be 1 to 255, not 1000",
+        ),
+        (
+            json!({"engine_limit": {"movetime_ms": 18446744073709551615u64}}),
+            "engine_limit.movetime_ms must be 1 to 3600000 (1 hour)",
+        ),
+        (
+            json!({"engine_limit": {"nodes": 0}}),
+            "engine_limit.nodes must be 1 to",
+        ),
+    ] {
+        let e = refused(&mut ws, game(extra.clone())).await;
+        assert!(e.contains(says), "{extra}: {e}");
+    }
+    // At the bounds: a game whose clocks run, lost by nobody.
+    send(
+        &mut ws,
+        game(json!({"clock": {"base_ms": 86400000u64, "inc_ms": 3600000u64}})),
+    )
+    .await;
+    let s = reply(&mut ws).await;
+    assert_eq!(s["type"], "state", "{s}");
+    assert!(s["result"].is_null(), "{s}");
+    assert!(s["clocks"][0].as_i64().unwrap() > 86_000_000, "{s}");
+}
+
+/// The lists a message may carry are bounded: moves of `new_game` and `line`, games of a
+/// PGN.
+#[tokio::test(flavor = "multi_thread")]
+async fn long_move_lists_and_pgns_are_refused() {
+    let server = Server::start(&[]);
+    let mut ws = connect(&server).await;
+    next_of(&mut ws, "hello").await;
+    let s = new_game(&mut ws, json!({"variant": "chess", "mode": "analysis"})).await;
+    let long: Vec<&str> = ["g1f3", "g8f6", "f3g1", "f6g8"]
+        .iter()
+        .cycle()
+        .take(5001)
+        .copied()
+        .collect();
+    let e = refused(
+        &mut ws,
+        json!({"type": "new_game", "variant": "chess", "moves": long}),
+    )
+    .await;
+    assert!(e.contains("5001 moves are too many: at most 5000"), "{e}");
+    let e = refused(&mut ws, json!({"type": "line", "moves": long})).await;
+    assert!(e.contains("5001 moves are too many: at most 5000"), "{e}");
+    let many = "[Variant \"chess\"]\n\n1. e2e4 *\n\n".repeat(5001);
+    send(&mut ws, json!({"type": "load_pgn", "pgn": many})).await;
+    let e = next_of(&mut ws, "error").await;
+    assert!(
+        e["message"]
+            .as_str()
+            .unwrap()
+            .contains("holds 5001 games; at most 5000"),
+        "{e}"
+    );
+    // Within the bounds, all is well; the board is the one before.
+    let few = "[Variant \"chess\"]\n\n1. e2e4 *\n\n".repeat(5000);
+    send(&mut ws, json!({"type": "load_pgn", "pgn": few})).await;
+    assert_eq!(
+        next_of(&mut ws, "games").await["games"]
+            .as_array()
+            .unwrap()
+            .len(),
+        5000
+    );
+    send(&mut ws, json!({"type": "show", "ply": 0})).await;
+    assert_eq!(next_of(&mut ws, "position").await["fen"], s["fen"]);
+    // A message past 4 MiB is refused, and the game goes on.
+    let game = "[Variant \"chess\"]\n\n1. e2e4 *\n\n";
+    let huge = game.repeat(4 * 1024 * 1024 / game.len() + 1);
+    send(&mut ws, json!({"type": "load_pgn", "pgn": huge})).await;
+    let e = next_of(&mut ws, "error").await;
+    assert!(
+        e["message"]
+            .as_str()
+            .unwrap()
+            .contains("too large: at most 4194304 bytes"),
+        "{e}"
+    );
+    send(&mut ws, json!({"type": "show", "ply": 0})).await;
+    assert_eq!(next_of(&mut ws, "position").await["fen"], s["fen"]);
+    // Past 8 MiB the socket does not read it, and the connection ends.
+    let _ = ws
+        .send(Message::Text("x".repeat(8 * 1024 * 1024 + 1).into()))
+        .await;
+    until_closed(&mut ws).await;
+}
+
+/// Frames until the server closes the socket (within a generous time); the text ones.
+async fn until_closed(ws: &mut Socket) -> Vec<Value> {
+    let mut texts = Vec::new();
+    loop {
+        match tokio::time::timeout(Duration::from_secs(30), ws.next())
+            .await
+            .expect("the server closes the socket")
+        {
+            None | Some(Err(_)) | Some(Ok(Message::Close(_))) => return texts,
+            Some(Ok(Message::Text(t))) => texts.push(serde_json::from_str(&t).unwrap()),
+            Some(Ok(_)) => {}
+        }
+    }
+}
+
+/// At most `--max-sessions` sessions (each with its engine process) run at once: a
+/// WebSocket beyond them is told so in an `error` and closed; a closed tab frees its place.
+#[tokio::test(flavor = "multi_thread")]
+async fn sessions_are_limited() {
+    let server = Server::start(&["--max-sessions", "2"]);
+    let mut a = connect(&server).await;
+    next_of(&mut a, "hello").await;
+    let mut b = connect(&server).await;
+    next_of(&mut b, "hello").await;
+    let mut c = connect(&server).await;
+    let said = until_closed(&mut c).await;
+    assert_eq!(said.len(), 1, "{said:?}");
+    assert_eq!(said[0]["type"], "error");
+    let m = said[0]["message"].as_str().unwrap();
+    assert!(
+        m.contains("already runs 2 game sessions") && m.contains("--max-sessions"),
+        "{m}"
+    );
+    // The two sessions play on.
+    new_game(
+        &mut b,
+        json!({"variant": "chess", "seats": ["human", "human"]}),
+    )
+    .await;
+    // Closing one frees its place once its engine has ended.
+    a.close(None).await.unwrap();
+    drop(a);
+    let until = Instant::now() + Duration::from_secs(30);
+    loop {
+        let mut d = connect(&server).await;
+        let first = next(&mut d).await;
+        if first["type"] == "hello" {
+            break;
+        }
+        assert_eq!(first["type"], "error", "{first}");
+        assert!(
+            Instant::now() < until,
+            "the closed session's place is not freed"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+/// A fake engine: strata behind a filter that takes 50 ms over every `go`, so that
+/// requests pile up behind a search.
+fn slow_engine(dir: &std::path::Path) -> String {
+    let path = dir.join("slow-engine.sh");
+    let script = format!(
+        "#!/usr/bin/env bash\n\
+         while IFS= read -r line; do\n\
+         \x20 case \"$line\" in go*) sleep 0.05 ;; esac\n\
+         \x20 printf '%s\\n' \"$line\"\n\
+         done | '{strata}'\n",
+        strata = env!("CARGO_BIN_EXE_strata"),
+    );
+    std::fs::write(&path, script).unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    path.to_string_lossy().to_string()
+}
+
+/// A page that turns analysis on and off 5000 times cannot queue thousands of searches:
+/// the server stays responsive, and the analysis asked for next starts at once instead of
+/// after every search before it.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_flood_of_analysis_toggles_leaves_the_server_responsive() {
+    let dir = scratch("gui-flood");
+    let server = Server::start(&["--engine", &slow_engine(&dir)]);
+    let mut ws = connect(&server).await;
+    next_of(&mut ws, "hello").await;
+    new_game(
+        &mut ws,
+        json!({"variant": "chess", "mode": "analysis", "moves": ["e2e4"]}),
+    )
+    .await;
+    // In batches (each message gets one reply), so that neither side's buffers fill.
+    let mut busy = 0;
+    for batch in 0..50 {
+        for i in 0..100 {
+            let on = (batch * 100 + i) % 2 == 0;
+            send(&mut ws, json!({"type": "analyse", "on": on})).await;
+        }
+        for _ in 0..100 {
+            let r = reply(&mut ws).await;
+            if r["type"] == "error" {
+                assert!(r["message"].as_str().unwrap().contains("busy"), "{r}");
+                busy += 1;
+            }
+        }
+    }
+    eprintln!("{busy} of 5000 toggles were refused while the engine was busy");
+    // Responsive: answered at once.
+    let asked = Instant::now();
+    pgn_now(&mut ws).await;
+    assert!(asked.elapsed() < Duration::from_secs(30));
+    // The analysis asked for now starts without the searches before it (each taking 50 ms
+    // or more, 2500 of them would take minutes): its lines come within a minute.
+    send(&mut ws, json!({"type": "analyse", "on": false})).await;
+    loop {
+        send(&mut ws, json!({"type": "analyse", "on": true})).await;
+        let r = reply(&mut ws).await;
+        if r["type"] == "state" && r["thinking"] == true {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let e = next_of(&mut ws, "engine").await;
+    assert_eq!(e["colour"], 1, "{e}");
+}

@@ -32,7 +32,11 @@ function startGame(msg) {
   conn.send(msg);
 }
 
-const conn = new Connection(onMessage, (why) => showMessage(why));
+// A closed connection ends the page's use: its reason stays on screen.
+const conn = new Connection(onMessage, (why) => {
+  showMessage(why, false, true);
+  $('status').textContent = 'Not connected to the server';
+});
 const board = new Board($('board'), { press, release });
 const clocks = new Clocks();
 const dialog = new NewGameDialog(startGame);
@@ -106,13 +110,14 @@ function goToNode(id) {
   conn.send({ type: 'line', moves: analysis.tree.line(id) });
 }
 
-function showMessage(text, info = false) {
+/** Shows `text` in the message line, for a few seconds unless `sticky`. */
+function showMessage(text, info = false, sticky = false) {
   const m = $('message');
   m.textContent = text;
   m.classList.toggle('info', info);
   m.hidden = !text;
   clearTimeout(showMessage.timer);
-  if (text) showMessage.timer = setTimeout(() => (m.hidden = true), info ? 6000 : 10000);
+  if (text && !sticky) showMessage.timer = setTimeout(() => (m.hidden = true), info ? 6000 : 10000);
 }
 
 function onMessage(msg) {

@@ -8,6 +8,10 @@ export class Connection {
     const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws?token=${encodeURIComponent(token)}`;
     this.ws = new WebSocket(url);
     this.queue = [];
+    // The server's last message, when it is an error: the server closes with a code of
+    // its own (1013: it runs as many sessions as it may; 1008: a message it cannot read)
+    // right after an error that says why, which must not be replaced by a vaguer text.
+    this.lastError = null;
     this.ws.addEventListener('open', () => {
       for (const m of this.queue) this.ws.send(m);
       this.queue = [];
@@ -20,9 +24,13 @@ export class Connection {
         onClose(`the server sent something that is not JSON: ${String(e.data).slice(0, 80)}`);
         return;
       }
+      this.lastError = msg.type === 'error' ? msg.message : null;
       onMessage(msg);
     });
-    this.ws.addEventListener('close', () => onClose('the connection to the server is closed; reload the page (with its token) to start again'));
+    this.ws.addEventListener('close', (e) => {
+      const reason = [1008, 1013].includes(e.code) && this.lastError ? `${this.lastError}. ` : '';
+      onClose(`${reason}The connection to the server is closed; reload the page (with its token) to start again.`);
+    });
   }
 
   send(msg) {

@@ -3,13 +3,21 @@
 //! on a channel. A search can be interrupted; an engine that dies is started again for the
 //! next game; when the session ends, the engine is told to quit (and its process group is
 //! ended with it).
+//!
+//! Both ways are bounded, so that a page sending requests faster than the engine answers
+//! cannot grow a queue without end: at most [`REQUEST_QUEUE`] requests wait for the thread
+//! (the session refuses a message that would add one beyond, see [`EngineHandle::busy`]),
+//! a search already interrupted when its turn comes is dropped without touching the engine,
+//! and at most [`REPORT_QUEUE`] reports wait for the session (the thread then waits, and so
+//! does the engine, whose output it no longer reads).
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering::Relaxed};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use tokio::sync::mpsc::UnboundedSender;
+use tokio::sync::OwnedSemaphorePermit;
+use tokio::sync::mpsc::Sender;
 
 use crate::rules::Variant;
 use crate::runner::args::{EngineConfig, EngineKind, Limits};
@@ -18,6 +26,12 @@ use crate::runner::player::{Answer, Reply};
 
 /// How long the engine may take to answer `uci` and `isready`.
 const HANDSHAKE: Duration = Duration::from_secs(10);
+/// The most requests waiting for the engine thread. A page's clicks (an analysis turned on
+/// and off, a move list stepped through) add one each; the thread drops interrupted
+/// searches at once, so only an engine that does not answer fills this.
+pub const REQUEST_QUEUE: usize = 32;
+/// The most reports waiting for the session (the engine's `info` lines among them).
+pub const REPORT_QUEUE: usize = 1024;
 
 /// A request to the engine thread.
 pub enum Request {
@@ -66,16 +80,27 @@ pub enum Report {
 /// The session's handle on its engine thread.
 pub struct EngineHandle {
     requests: std::sync::mpsc::Sender<Request>,
+    /// Requests sent and not yet taken by the thread (at most [`REQUEST_QUEUE`], and one
+    /// more for each report that asks for a search; see [`EngineHandle::busy`]).
+    queued: Arc<AtomicUsize>,
     /// Every search request up to this number is to be interrupted.
     cancel: Arc<AtomicU64>,
     thread: Option<JoinHandle<()>>,
 }
 
 impl EngineHandle {
-    /// Starts the engine thread for the engine `cmd args`, reporting on `reports`.
-    pub fn start(cmd: String, args: Vec<String>, reports: UnboundedSender<Report>) -> Self {
+    /// Starts the engine thread for the engine `cmd args`, reporting on `reports`. The
+    /// thread holds `slot` (the session's place among the sessions allowed at once) until
+    /// its engine has ended, so that no more engines run than sessions are allowed.
+    pub fn start(
+        cmd: String,
+        args: Vec<String>,
+        reports: Sender<Report>,
+        slot: OwnedSemaphorePermit,
+    ) -> Self {
         let (tx, rx) = std::sync::mpsc::channel();
         let cancel = Arc::new(AtomicU64::new(0));
+        let queued = Arc::new(AtomicUsize::new(0));
         let cfg = EngineConfig {
             name: std::path::Path::new(&cmd)
                 .file_name()
@@ -89,21 +114,38 @@ impl EngineHandle {
             limits: Limits::default(),
             timemargin_ms: None,
         };
-        let c = cancel.clone();
+        let (c, q) = (cancel.clone(), queued.clone());
         let thread = std::thread::Builder::new()
             .name("gui-engine".into())
-            .spawn(move || serve(cfg, rx, reports, c))
+            .spawn(move || {
+                serve(cfg, rx, reports, c, q);
+                drop(slot);
+            })
             .ok();
         EngineHandle {
             requests: tx,
+            queued,
             cancel,
             thread,
         }
     }
 
-    /// Sends a request (lost if the thread has ended).
+    /// Whether [`REQUEST_QUEUE`] requests wait already: the session then refuses a page's
+    /// message that would send another ("the engine is busy").
+    pub fn busy(&self) -> bool {
+        self.queued.load(Relaxed) >= REQUEST_QUEUE
+    }
+
+    /// Sends a request (lost if the thread has ended). The session checks [`busy`] before
+    /// handling a page's message; a request that follows a report (the engine's turn after
+    /// its answer) replaces the one the thread took, so the queue stays bounded.
+    ///
+    /// [`busy`]: EngineHandle::busy
     pub fn send(&self, r: Request) {
-        let _ = self.requests.send(r);
+        self.queued.fetch_add(1, Relaxed);
+        if self.requests.send(r).is_err() {
+            self.queued.fetch_sub(1, Relaxed);
+        }
     }
 
     /// Interrupts every search request up to `id` (the engine answers at once).
@@ -129,27 +171,37 @@ impl Drop for EngineHandle {
 fn serve(
     cfg: EngineConfig,
     requests: std::sync::mpsc::Receiver<Request>,
-    reports: UnboundedSender<Report>,
+    reports: Sender<Report>,
     cancel: Arc<AtomicU64>,
+    queued: Arc<AtomicUsize>,
 ) {
+    // Waits while REPORT_QUEUE reports wait; fails once the session has ended.
+    let report = |r: Report| {
+        let _ = reports.blocking_send(r);
+    };
     let start = |variant| EngineProcess::start(&cfg, variant, HANDSHAKE);
     let mut variant = Variant::Chess;
     // The engine's MultiPV as last set (1 when it starts).
     let mut lines = 1;
     let mut engine = match start(variant) {
         Ok(e) => {
-            let _ = reports.send(Report::Started {
+            report(Report::Started {
                 name: e.id_name().to_string(),
                 options: e.declared_options().to_vec(),
             });
             Some(e)
         }
         Err(e) => {
-            let _ = reports.send(Report::Failed(e));
+            report(Report::Failed(e));
             None
         }
     };
     while let Ok(request) = requests.recv() {
+        queued.fetch_sub(1, Relaxed);
+        // The session has ended: what is left in the queue is for nobody.
+        if cancel.load(Relaxed) == u64::MAX {
+            break;
+        }
         match request {
             Request::NewGame {
                 variant: v,
@@ -165,10 +217,13 @@ fn serve(
                     Some(e) => prepare(e, &mut variant, v, &options),
                 };
                 if result.is_err() && engine.as_ref().is_none() {
-                    let _ = reports.send(Report::Failed("the engine does not start".into()));
+                    report(Report::Failed("the engine does not start".into()));
                 }
-                let _ = reports.send(Report::Ready(result));
+                report(Report::Ready(result));
             }
+            // Interrupted before its turn (the page moved on): nobody waits for its answer,
+            // and the engine is not troubled with it.
+            Request::Think { id, .. } if cancel.load(Relaxed) >= id => {}
             Request::Think {
                 id,
                 position,
@@ -177,7 +232,7 @@ fn serve(
                 multipv,
             } => {
                 let Some(e) = engine.as_mut() else {
-                    let _ = reports.send(Report::Answer(
+                    report(Report::Answer(
                         id,
                         Answer {
                             reply: Reply::Crashed,
@@ -191,7 +246,7 @@ fn serve(
                     match e.set_option("MultiPV", Some(&multipv.to_string()), HANDSHAKE) {
                         Ok(()) => lines = multipv,
                         Err(message) => {
-                            let _ = reports.send(Report::Failed(message));
+                            report(Report::Failed(message));
                         }
                     }
                 }
@@ -200,7 +255,7 @@ fn serve(
                     &go,
                     wait,
                     &mut |line| {
-                        let _ = reports.send(Report::Line(id, line.to_string()));
+                        report(Report::Line(id, line.to_string()));
                     },
                     &|| cancel.load(Relaxed) >= id,
                 );
@@ -210,7 +265,7 @@ fn serve(
                     Reply::Timeout if !e.stop_and_sync() => engine = None,
                     _ => {}
                 }
-                let _ = reports.send(Report::Answer(id, answer));
+                report(Report::Answer(id, answer));
             }
         }
     }
@@ -250,4 +305,46 @@ fn prepare(
         e.set_option(name, value.as_deref(), HANDSHAKE)?;
     }
     e.new_game(HANDSHAKE)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A request of no consequence.
+    fn think(id: u64) -> Request {
+        Request::Think {
+            id,
+            position: "position startpos".into(),
+            go: "go nodes 1".into(),
+            wait: Duration::from_secs(1),
+            multipv: 1,
+        }
+    }
+
+    #[test]
+    fn the_request_queue_is_bounded() {
+        let sessions = Arc::new(tokio::sync::Semaphore::new(1));
+        let slot = sessions.clone().try_acquire_owned().unwrap();
+        let (tx, _rx) = tokio::sync::mpsc::channel(REPORT_QUEUE);
+        // An "engine" that says nothing and exits after two seconds: until then the thread
+        // waits for its handshake and takes no request, so they wait.
+        let handle = EngineHandle::start("sleep".into(), vec!["2".into()], tx, slot);
+        assert!(
+            sessions.clone().try_acquire_owned().is_err(),
+            "the slot is held"
+        );
+        for id in 1..=REQUEST_QUEUE as u64 {
+            assert!(!handle.busy());
+            handle.send(think(id));
+        }
+        assert!(handle.busy(), "{REQUEST_QUEUE} requests wait");
+        // The session ends: the thread drops what waits, ends the engine, frees the slot.
+        drop(handle);
+        let until = std::time::Instant::now() + HANDSHAKE;
+        while sessions.clone().try_acquire_owned().is_err() {
+            assert!(std::time::Instant::now() < until, "the slot is never freed");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
 }

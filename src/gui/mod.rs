@@ -5,12 +5,16 @@
 //! runner's referee and speaks to the opponent engine, a separate process, over the protocol
 //! (by default this binary itself). Files: [`server`] (HTTP, checks, WebSocket), [`session`]
 //! (one game per WebSocket), [`engine`] (the session's engine process), [`describe`] (what the
-//! page is told, from the rules layer), [`messages`] (the JSON), [`assets`] (the page's files).
+//! page is told, from the rules layer), [`messages`] (the JSON), [`bounds`] (every limit on
+//! what a page may ask, and the checks of its messages' fields), [`options`] (the engine
+//! options a page may set), [`assets`] (the page's files).
 
 pub mod assets;
+pub mod bounds;
 pub mod describe;
 pub mod engine;
 pub mod messages;
+pub mod options;
 pub mod server;
 pub mod session;
 
@@ -33,6 +37,9 @@ pub struct GuiOptions {
     pub host: String,
     /// The port (0: any free port).
     pub port: u16,
+    /// The game sessions (browser tabs) served at once, each with its own engine process
+    /// (default [`bounds::DEFAULT_MAX_SESSIONS`]).
+    pub max_sessions: usize,
 }
 
 /// A fresh random access token: 128 bits in hex.
@@ -45,6 +52,13 @@ fn new_token() -> String {
 /// Starts the server, prints the page's URL (with its token) as the first line on stdout,
 /// and serves until interrupted (Ctrl-C) or until the process is ended.
 pub fn run(opts: GuiOptions) -> Result<(), String> {
+    if opts.max_sessions == 0 {
+        return Err("--max-sessions: at least one session is needed".into());
+    }
+    // Past this, tokio's semaphore cannot count (and no machine runs so many engines).
+    if opts.max_sessions > tokio::sync::Semaphore::MAX_PERMITS {
+        return Err(format!("--max-sessions: {} is too many", opts.max_sessions));
+    }
     let (engine_cmd, engine_args) = match &opts.engine {
         Some(e) => {
             let mut words = e.split_whitespace().map(str::to_string);
@@ -88,6 +102,8 @@ pub fn run(opts: GuiOptions) -> Result<(), String> {
         eprintln!("strata gui: open the URL above in a browser; Ctrl-C ends the server");
         let app = App {
             guard: Arc::new(Guard { token, addr }),
+            sessions: Arc::new(tokio::sync::Semaphore::new(opts.max_sessions)),
+            max_sessions: opts.max_sessions,
             ctx: Arc::new(Context {
                 engine_cmd,
                 engine_args,

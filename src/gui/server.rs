@@ -6,24 +6,30 @@
 //! sets), name a host the server is reached by as an IP address or `localhost` (so that a
 //! web page on another site cannot reach it through DNS rebinding), and, when it has an
 //! `Origin` (a WebSocket always has one), come from this same origin.
+//!
+//! At most `--max-sessions` sessions run at once (each has its own engine process): a
+//! WebSocket beyond them gets one `error` message saying so, and is closed.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::time::Duration;
 
 use axum::Router;
 use axum::body::Body;
-use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Request, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use super::assets;
+use super::bounds::MAX_SOCKET_MESSAGE;
+use super::engine::REPORT_QUEUE;
+use super::messages::ServerMessage;
 use super::session::{Context, Session};
 
-/// The largest message the page may send (a PGN to import fits easily).
-const MAX_MESSAGE: usize = 4 * 1024 * 1024;
 /// The cookie that carries the token after the first page load.
 const COOKIE: &str = "strata_token";
 
@@ -35,6 +41,13 @@ pub struct Guard {
     pub addr: SocketAddr,
 }
 
+/// How long a refused or failed WebSocket is given to read its error and close.
+const REFUSAL_GRACE: Duration = Duration::from_secs(5);
+/// The WebSocket close code "try again later" (RFC 6455, IANA registry).
+const TRY_AGAIN_LATER: u16 = 1013;
+/// The WebSocket close code "policy violation" (RFC 6455).
+const POLICY_VIOLATION: u16 = 1008;
+
 /// Server state.
 #[derive(Clone)]
 pub struct App {
@@ -42,6 +55,10 @@ pub struct App {
     pub guard: Arc<Guard>,
     /// What sessions share.
     pub ctx: Arc<Context>,
+    /// The sessions allowed at once: one permit each, held until its engine has ended.
+    pub sessions: Arc<Semaphore>,
+    /// Their number (`--max-sessions`).
+    pub max_sessions: usize,
 }
 
 /// The router: `/ws` for game sessions, every other path a page file; all behind the checks.
@@ -190,17 +207,62 @@ async fn file(req: Request) -> Response {
     r
 }
 
-/// A game session's WebSocket.
+/// A game session's WebSocket, if a session is free.
 async fn ws(State(app): State<App>, upgrade: WebSocketUpgrade) -> Response {
     upgrade
-        .max_message_size(MAX_MESSAGE)
-        .on_upgrade(move |socket| session(socket, app.ctx))
+        .max_message_size(MAX_SOCKET_MESSAGE)
+        .max_frame_size(MAX_SOCKET_MESSAGE)
+        .on_upgrade(move |socket| async move {
+            match app.sessions.clone().try_acquire_owned() {
+                Ok(slot) => session(socket, app.ctx, slot).await,
+                Err(_) => refuse(socket, app.max_sessions).await,
+            }
+        })
 }
 
-/// Runs one session until the page goes away; its engine ends with it.
-async fn session(mut socket: WebSocket, ctx: Arc<Context>) {
-    let (tx, mut reports) = tokio::sync::mpsc::unbounded_channel();
-    let mut s = Session::new(ctx, tx);
+/// Tells a WebSocket beyond the session limit why it gets no session, and closes it.
+async fn refuse(socket: WebSocket, max: usize) {
+    tracing::warn!("refused a session: {max} run already");
+    let message = format!(
+        "strata gui already runs {max} game session{}, its limit (each browser tab is one, \
+         with its own engine): close a tab of this server and reload this page, or start the \
+         server with a higher --max-sessions",
+        if max == 1 { "" } else { "s" }
+    );
+    close_with(socket, message, TRY_AGAIN_LATER, "too many sessions").await;
+}
+
+/// Sends `message` as an `error`, then closes the WebSocket with `code` and `reason`.
+async fn close_with(mut socket: WebSocket, message: String, code: u16, reason: &'static str) {
+    let text =
+        serde_json::to_string(&ServerMessage::Error { message }).expect("messages serialise");
+    if socket.send(Message::Text(text.into())).await.is_err() {
+        return;
+    }
+    let close = CloseFrame {
+        code,
+        reason: reason.into(),
+    };
+    if socket.send(Message::Close(Some(close))).await.is_err() {
+        return;
+    }
+    // Wait for the client's close (reading what it sent), so that nothing unread makes
+    // the connection end with a reset that could lose the message.
+    let _ = tokio::time::timeout(REFUSAL_GRACE, async {
+        while let Some(Ok(m)) = socket.recv().await {
+            if matches!(m, Message::Close(_)) {
+                break;
+            }
+        }
+    })
+    .await;
+}
+
+/// Runs one session until the page goes away; its engine ends with it, and then frees
+/// `slot`.
+async fn session(mut socket: WebSocket, ctx: Arc<Context>, slot: OwnedSemaphorePermit) {
+    let (tx, mut reports) = tokio::sync::mpsc::channel(REPORT_QUEUE);
+    let mut s = Session::new(ctx, tx, slot);
     loop {
         for m in s.take_outbox() {
             let text = serde_json::to_string(&m).expect("messages serialise");
@@ -214,7 +276,18 @@ async fn session(mut socket: WebSocket, ctx: Arc<Context>) {
                 Some(Ok(Message::Text(t))) => s.on_text(t.as_str()),
                 Some(Ok(Message::Binary(_))) => s.on_text("binary data"),
                 Some(Ok(Message::Ping(_) | Message::Pong(_))) => {}
-                Some(Ok(Message::Close(_))) | Some(Err(_)) | None => return,
+                Some(Ok(Message::Close(_))) | None => return,
+                // A message past MAX_SOCKET_MESSAGE, or a broken frame: the connection
+                // cannot go on; the page is told why if it can still be told.
+                Some(Err(e)) => {
+                    tracing::warn!("a session's connection failed: {e}");
+                    let message = format!(
+                        "the connection failed: {e}; the game is lost: reload the page to \
+                         start again"
+                    );
+                    close_with(socket, message, POLICY_VIOLATION, "a bad message").await;
+                    return;
+                }
             },
             Some(r) = reports.recv() => s.on_report(r),
             _ = async {

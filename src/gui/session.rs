@@ -6,10 +6,15 @@
 //! the moment the turn began), take-backs, resignation, draw offers, and the engine playing
 //! its seats. Every change is answered with the whole [`State`]; every refused message with
 //! an error, and nothing changes.
+//!
+//! Every field of a message is checked before it is used ([`bounds`]): no string holding a
+//! line break or another control character, no list or number past its bound, no engine
+//! option but the strength options within their declared ranges ([`options`]).
 
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
 
+use super::bounds::{self, MAX_FEN, MAX_MESSAGE, MAX_PGN_GAMES, MAX_WORD};
 use super::describe::{self, cell_named, legal_moves, move_cells};
 use super::engine::{EngineHandle, Report, Request};
 use super::messages::{
@@ -17,6 +22,8 @@ use super::messages::{
     MAX_MULTIPV, Mode, MoveView, NewGame, PositionView, ResultView, Seat, ServerMessage, State,
     VariantView,
 };
+use super::options::{strength_label, strength_options};
+use crate::protocol::line::escape;
 use crate::rules::piece::{Colour, Piece};
 use crate::rules::{AnyGame, Game, MoveError, Variant};
 use crate::runner::args::{Limits, TimeControl};
@@ -39,8 +46,6 @@ const DEFAULT_MULTIPV: usize = 3;
 const ENGINE_MARGIN_MS: u64 = 200;
 /// The engine accepts a draw when its last score is at most this (centipawns, its view).
 const DRAW_ACCEPT_CP: i32 = 0;
-/// The engine options the page may set: the strength options.
-const STRENGTH_OPTIONS: [&str; 3] = ["UCI_LimitStrength", "UCI_Elo", "Skill Level"];
 
 /// What every session shares: how to start the engine, and the variants' descriptions.
 pub struct Context {
@@ -104,13 +109,25 @@ pub struct Session {
     thinks: u64,
     outbox: Vec<ServerMessage>,
     /// The games of the PGN opened last.
-    library: Vec<crate::runner::pgn::PgnGame>,
+    /// The games of the PGN opened last; those that cannot be shown only as why (so
+    /// that they hold no memory).
+    library: Vec<Result<crate::runner::pgn::PgnGame, String>>,
 }
 
 impl Session {
-    /// A session whose engine thread reports on `reports`.
-    pub fn new(ctx: Arc<Context>, reports: tokio::sync::mpsc::UnboundedSender<Report>) -> Session {
-        let engine = EngineHandle::start(ctx.engine_cmd.clone(), ctx.engine_args.clone(), reports);
+    /// A session whose engine thread reports on `reports`, holding `slot` (its place among
+    /// the sessions allowed at once) until its engine has ended.
+    pub fn new(
+        ctx: Arc<Context>,
+        reports: tokio::sync::mpsc::Sender<Report>,
+        slot: tokio::sync::OwnedSemaphorePermit,
+    ) -> Session {
+        let engine = EngineHandle::start(
+            ctx.engine_cmd.clone(),
+            ctx.engine_args.clone(),
+            reports,
+            slot,
+        );
         Session {
             ctx,
             engine,
@@ -159,9 +176,16 @@ impl Session {
 
     /// Handles a text message from the page: an error message if it is refused.
     pub fn on_text(&mut self, text: &str) {
-        let result = match serde_json::from_str::<ClientMessage>(text) {
-            Ok(m) => self.on_message(m),
-            Err(e) => Err(format!("bad message: {e}")),
+        let result = if text.len() > MAX_MESSAGE {
+            Err(format!(
+                "a message of {} bytes is too large: at most {MAX_MESSAGE} bytes are read",
+                text.len()
+            ))
+        } else {
+            match serde_json::from_str::<ClientMessage>(text) {
+                Ok(m) => self.on_message(m),
+                Err(e) => Err(format!("bad message: {e}")),
+            }
         };
         if let Err(message) = result {
             self.outbox.push(ServerMessage::Error { message });
@@ -169,6 +193,20 @@ impl Session {
     }
 
     fn on_message(&mut self, m: ClientMessage) -> Result<(), String> {
+        // A message that may ask the engine for something waits for nothing: while the
+        // engine has not taken the requests before it, it is refused.
+        let asks_engine = matches!(
+            m,
+            ClientMessage::NewGame(_)
+                | ClientMessage::Move { .. }
+                | ClientMessage::Takeback
+                | ClientMessage::Analyse { .. }
+                | ClientMessage::Line { .. }
+                | ClientMessage::ViewGame { .. }
+        );
+        if asks_engine && self.engine.busy() {
+            return Err("the engine is busy with earlier requests: try again in a moment".into());
+        }
         match m {
             ClientMessage::NewGame(g) => self.new_game(g),
             ClientMessage::Move { mv } => self.person_moves(&mv),
@@ -244,6 +282,14 @@ impl Session {
     }
 
     fn new_game(&mut self, spec: NewGame) -> Result<(), String> {
+        // The bounds first (cheap), then the start, every string of it checked before it
+        // is read.
+        if let Some(c) = &spec.clock {
+            bounds::clock(c)?;
+        }
+        if let Some(l) = &spec.engine_limit {
+            bounds::engine_limit(l)?;
+        }
         let opening = start_of(&spec)?;
         let variant = opening.0;
         let colours = variant.colours();
@@ -276,7 +322,7 @@ impl Session {
         // The engine plays a seat, or is there to analyse on an analysis board.
         let has_engine = plays || (analysis && self.engine_view.is_some());
         let clock = if analysis { None } else { spec.clock };
-        let limits = limits_for(&seats, clock, spec.engine_limit)?;
+        let limits = limits_for(&seats, clock, spec.engine_limit);
         let referee = replay(variant, &opening.1, &limits, &opening.2)?;
         self.interrupt_engine();
         let engine_name = self
@@ -327,8 +373,8 @@ impl Session {
         Ok(())
     }
 
-    /// The strength options to set: those asked for, and the others back at their
-    /// defaults. Refuses any other option, and any the engine does not declare.
+    /// The strength options to set: those asked for, checked against the engine's
+    /// declarations, and the others back at their defaults.
     fn engine_options(
         &self,
         asked: &[(String, String)],
@@ -337,37 +383,7 @@ impl Session {
             .engine_view
             .as_ref()
             .map_or(&[][..], |e| e.options.as_slice());
-        let declaration = |name: &str| {
-            declared
-                .iter()
-                .find(|(n, _)| n.eq_ignore_ascii_case(name))
-                .map(|(_, d)| d.as_str())
-        };
-        for (name, _) in asked {
-            if !STRENGTH_OPTIONS
-                .iter()
-                .any(|o| o.eq_ignore_ascii_case(name))
-            {
-                return Err(format!(
-                    "option '{name}' cannot be set from the page (only {})",
-                    STRENGTH_OPTIONS.join(", ")
-                ));
-            }
-            if declaration(name).is_none() {
-                return Err(format!("the engine has no option '{name}'"));
-            }
-        }
-        Ok(STRENGTH_OPTIONS
-            .iter()
-            .filter_map(|&name| {
-                let decl = declaration(name)?;
-                let value = match asked.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)) {
-                    Some((_, v)) => v.clone(),
-                    None => declared_default(decl)?,
-                };
-                Some((name.to_string(), Some(value)))
-            })
-            .collect())
+        strength_options(declared, asked)
     }
 
     fn engine_ready(&mut self, result: Result<(), String>) {
@@ -459,30 +475,43 @@ impl Session {
         if games.is_empty() {
             return Err("the PGN holds no game".into());
         }
-        let summaries = games
-            .iter()
-            .enumerate()
-            .map(|(index, g)| GameSummary {
+        if games.len() > MAX_PGN_GAMES {
+            return Err(format!(
+                "the PGN holds {} games; at most {MAX_PGN_GAMES} are opened at once",
+                games.len()
+            ));
+        }
+        let mut summaries = Vec::with_capacity(games.len());
+        let mut library = Vec::with_capacity(games.len());
+        for (index, g) in games.into_iter().enumerate() {
+            let error = bounds::pgn_game(&g)
+                .and_then(|_| g.replay().map(|_| ()))
+                .err();
+            summaries.push(GameSummary {
                 index,
                 variant: g.variant().map_or_else(
-                    |_| g.tag("Variant").unwrap_or("?").to_string(),
+                    |_| escape(g.tag("Variant").unwrap_or("?")).to_string(),
                     |v| v.name().to_string(),
                 ),
                 players: ["White", "Black", "Gold", "Silver"]
                     .iter()
-                    .filter_map(|c| g.tag(c).map(str::to_string))
+                    .filter_map(|c| g.tag(c).map(|p| escape(p).to_string()))
                     .collect(),
                 result: g
                     .result
                     .clone()
                     .or(g.tag("Result").map(str::to_string))
                     .unwrap_or("*".into()),
-                termination: termination_of(g),
+                termination: termination_of(&g),
                 plies: g.moves.len(),
-                error: g.replay().err(),
-            })
-            .collect();
-        self.library = games;
+                error: error.clone(),
+            });
+            library.push(match error {
+                None => Ok(g),
+                Some(e) => Err(e),
+            });
+        }
+        self.library = library;
         self.outbox.push(ServerMessage::Games { games: summaries });
         Ok(())
     }
@@ -495,9 +524,19 @@ impl Session {
         fen: &str,
         pieces: Option<&[(u16, u8, u8)]>,
     ) -> Result<(), String> {
-        let v =
-            Variant::from_name(variant).ok_or_else(|| format!("unknown variant '{variant}'"))?;
+        let v = variant_named(variant)?;
+        bounds::text("the FEN", fen, MAX_FEN)?;
         let base = AnyGame::from_fen(v, fen)?;
+        let cells = describe::cell_count(v);
+        if let Some(p) = pieces
+            && p.len() > cells
+        {
+            return Err(format!(
+                "{} pieces given, but {} has only {cells} cells",
+                p.len(),
+                v.name()
+            ));
+        }
         let kinds = v.info().pieces.len();
         if let Some(&(cell, colour, kind)) = pieces
             .into_iter()
@@ -518,7 +557,6 @@ impl Session {
             )?,
         };
         let game = AnyGame::from_fen(v, &fen)?;
-        let cells = describe::cell_count(v);
         self.outbox.push(ServerMessage::Composed {
             pieces: describe::pieces(&game, cells),
             hands: describe::hands(&game, v.colours()),
@@ -539,7 +577,8 @@ impl Session {
                     self.library.len()
                 )
             })?
-            .clone();
+            .clone()
+            .map_err(|e| format!("game {index} of the PGN cannot be shown: {e}"))?;
         self.new_game(NewGame {
             variant: game.variant()?.name().to_string(),
             fen: game.tag("FEN").map(str::to_string),
@@ -571,6 +610,7 @@ impl Session {
         if g.mode != Mode::Analysis {
             return Err("only an analysis board sets its moves freely".into());
         }
+        bounds::moves(moves)?;
         let referee = replay(g.variant, &g.start_fen, &g.limits, moves)?;
         g.referee = referee;
         g.ending = g.referee.outcome();
@@ -647,6 +687,7 @@ impl Session {
     }
 
     fn person_moves(&mut self, text: &str) -> Result<(), String> {
+        bounds::text("the move", text, MAX_WORD)?;
         let g = self.game_mut()?;
         if let Some(e) = &g.ending {
             return Err(format!("the game is over: {}", e.reason));
@@ -692,6 +733,8 @@ impl Session {
     }
 
     fn explain(&mut self, from: &str, to: &str) -> Result<(), String> {
+        bounds::text("the cell 'from'", from, MAX_WORD)?;
+        bounds::text("the cell 'to'", to, MAX_WORD)?;
         let g = self.game_mut()?;
         let cell = |n: &str| {
             cell_named(g.variant, n)
@@ -881,11 +924,17 @@ impl Session {
 }
 
 /// The variant, start FEN and moves a new game asks for (from a PGN, or given directly).
+/// Every string of it is checked first: the FEN and the moves given, or the PGN's tags and
+/// moves.
 fn start_of(spec: &NewGame) -> Result<(Variant, Option<String>, Vec<String>), String> {
-    let named =
-        |name: &str| Variant::from_name(name).ok_or_else(|| format!("unknown variant '{name}'"));
+    // Checked even where a PGN makes them unused: no field goes unchecked.
+    bounds::text("the variant's name", &spec.variant, MAX_WORD)?;
+    if let Some(f) = &spec.fen {
+        bounds::text("the FEN", f, MAX_FEN)?;
+    }
+    bounds::moves(&spec.moves)?;
     let Some(text) = &spec.pgn else {
-        let variant = named(&spec.variant)?;
+        let variant = variant_named(&spec.variant)?;
         if let Some(f) = &spec.fen {
             AnyGame::from_fen(variant, f).map_err(|e| format!("fen: {e}"))?;
         }
@@ -893,6 +942,7 @@ fn start_of(spec: &NewGame) -> Result<(Variant, Option<String>, Vec<String>), St
     };
     let games = pgn::read_games(text);
     let game = games.first().ok_or("the PGN holds no game")?;
+    bounds::pgn_game(game).map_err(|e| format!("pgn: {e}"))?;
     let variant = game.variant()?;
     game.replay().map_err(|e| format!("pgn: {e}"))?;
     Ok((
@@ -904,22 +954,17 @@ fn start_of(spec: &NewGame) -> Result<(Variant, Option<String>, Vec<String>), St
 
 /// Each colour's limits: the clock for everybody, or no limit for persons and the engine's
 /// fixed limit for the engine.
+/// (Both are checked against their bounds before.)
 fn limits_for(
     seats: &[Seat],
     clock: Option<ClockSpec>,
     engine: Option<EngineLimit>,
-) -> Result<Vec<Limits>, String> {
-    if let Some(c) = clock
-        && c.base_ms == 0
-        && c.inc_ms == 0
-    {
-        return Err("a clock needs some time".into());
-    }
+) -> Vec<Limits> {
     let fixed = engine.unwrap_or(EngineLimit {
         nodes: Some(DEFAULT_ENGINE_NODES),
         ..EngineLimit::default()
     });
-    Ok(seats
+    seats
         .iter()
         .map(|s| match (clock, s) {
             (Some(c), _) => Limits {
@@ -938,43 +983,13 @@ fn limits_for(
                 ..Limits::default()
             },
         })
-        .collect())
+        .collect()
 }
 
-/// The default value in an option's declaration (`spin default 20 min 0 max 20`).
-/// How the engine's seat names its strength: " (Elo N)" with `UCI_LimitStrength`, " (level
-/// N)" with a `Skill Level` other than the declared default, nothing at full strength.
-fn strength_label(
-    options: &[(String, Option<String>)],
-    declared: Option<&[(String, String)]>,
-) -> String {
-    let value = |name: &str| {
-        options
-            .iter()
-            .find(|(n, _)| n.eq_ignore_ascii_case(name))
-            .and_then(|(_, v)| v.as_deref())
-    };
-    if value("UCI_LimitStrength").is_some_and(|v| v.eq_ignore_ascii_case("true"))
-        && let Some(elo) = value("UCI_Elo")
-    {
-        return format!(" (Elo {elo})");
-    }
-    let default = declared
-        .and_then(|d| {
-            d.iter()
-                .find(|(n, _)| n.eq_ignore_ascii_case("Skill Level"))
-        })
-        .and_then(|(_, d)| declared_default(d));
-    match value("Skill Level") {
-        Some(level) if Some(level) != default.as_deref() => format!(" (level {level})"),
-        _ => String::new(),
-    }
-}
-
-fn declared_default(declaration: &str) -> Option<String> {
-    let t: Vec<&str> = declaration.split_whitespace().collect();
-    let i = t.iter().position(|&w| w == "default")?;
-    t.get(i + 1).map(|s| s.to_string())
+/// The variant of protocol name `name`.
+fn variant_named(name: &str) -> Result<Variant, String> {
+    bounds::text("the variant's name", name, MAX_WORD)?;
+    Variant::from_name(name).ok_or_else(|| format!("unknown variant '{name}'"))
 }
 
 /// The cells of `name`, the move that led to `after`, and the cells it emptied besides its
