@@ -37,6 +37,8 @@ pub const REPORT_QUEUE: usize = 1024;
 pub enum Request {
     /// Get ready for a game of `variant` with these options set.
     NewGame {
+        /// The session's number of the game (its [`Report::Ready`] names it).
+        game: u64,
         /// The variant.
         variant: Variant,
         /// `setoption` pairs.
@@ -70,7 +72,7 @@ pub enum Report {
     /// The engine could not be started, or lost; in words.
     Failed(String),
     /// A [`Request::NewGame`] is done (or failed, in words).
-    Ready(Result<(), String>),
+    Ready(u64, Result<(), String>),
     /// A line the engine printed while thinking for request `id`.
     Line(u64, String),
     /// The answer to request `id`.
@@ -204,6 +206,7 @@ fn serve(
         }
         match request {
             Request::NewGame {
+                game,
                 variant: v,
                 options,
             } => {
@@ -219,7 +222,7 @@ fn serve(
                 if result.is_err() && engine.as_ref().is_none() {
                     report(Report::Failed("the engine does not start".into()));
                 }
-                report(Report::Ready(result));
+                report(Report::Ready(game, result));
             }
             // Interrupted before its turn (the page moved on): nobody waits for its answer,
             // and the engine is not troubled with it.

@@ -242,7 +242,7 @@ impl Session {
                     message: format!("The engine is not available: {message}"),
                 });
             }
-            Report::Ready(result) => self.engine_ready(result),
+            Report::Ready(game, result) => self.engine_ready(game, result),
             Report::Line(id, line) => {
                 if let Some(g) = &self.game
                     && g.thinking == Some(id)
@@ -367,7 +367,11 @@ impl Session {
         g.ending = g.referee.outcome();
         self.game = Some(g);
         if has_engine {
-            self.engine.send(Request::NewGame { variant, options });
+            self.engine.send(Request::NewGame {
+                game: self.games,
+                variant,
+                options,
+            });
         }
         self.push_state();
         Ok(())
@@ -386,8 +390,10 @@ impl Session {
         strength_options(declared, asked)
     }
 
-    fn engine_ready(&mut self, result: Result<(), String>) {
-        let Some(g) = self.game.as_mut() else {
+    /// The engine is ready for game `game` (or cannot play it). A report for an earlier
+    /// game (a new game was started before the engine was ready) is not about this one.
+    fn engine_ready(&mut self, game: u64, result: Result<(), String>) {
+        let Some(g) = self.game.as_mut().filter(|g| g.id == game) else {
             return;
         };
         g.engine_pending = false;
