@@ -6,6 +6,8 @@
 //! them [`runner`] (`strata match`, the match runner and referee) and [`gui`] (`strata gui`,
 //! the browser GUI).
 
+#![warn(missing_docs)]
+
 pub mod eval;
 pub mod gui;
 pub mod logging;

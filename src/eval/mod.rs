@@ -40,8 +40,11 @@ pub const CORRECTION_KEYS: usize = 3;
 /// kinds and colours it has and how many cells its board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct HistoryShape {
+    /// Piece kinds.
     pub kinds: usize,
+    /// Colours (2, or 4 in two teams).
     pub colours: usize,
+    /// Cells of the board.
     pub cells: usize,
 }
 

@@ -57,9 +57,11 @@ pub fn bucket(pieces: usize) -> usize {
 pub struct Network {
     /// `INPUTS * HIDDEN`, input-major.
     pub w1: Vec<i16>,
+    /// `HIDDEN` biases of the hidden layer.
     pub b1: Vec<i16>,
     /// `BUCKETS * 2 * HIDDEN`.
     pub w2: Vec<i16>,
+    /// `BUCKETS` output biases.
     pub b2: Vec<i32>,
     /// Every output weight within +-[`W2_SHORT`], so that an activation times a weight fits
     /// in 16 bits and the output can take the faster path of [`dot`].

@@ -9,7 +9,7 @@
 //!
 //! Every field of a message is checked before it is used ([`bounds`]): no string holding a
 //! line break or another control character, no list or number past its bound, no engine
-//! option but the strength options within their declared ranges ([`options`]).
+//! option but the strength options within their declared ranges ([`super::options`]).
 
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};

@@ -47,7 +47,7 @@ impl Variant {
 ///
 /// The variants differ in size (a 300-cell board is four times chess's), but an `AnyGame` is
 /// long-lived (one per engine or search thread) and the hot code works on the concrete position
-/// inside, so boxing the large ones would buy nothing and complicate [`with_game!`].
+/// inside, so boxing the large ones would buy nothing and complicate [`with_game!`](crate::with_game).
 #[derive(Clone, Debug, PartialEq)]
 #[allow(clippy::large_enum_variant)]
 pub enum AnyGame {

@@ -74,7 +74,7 @@ impl Skill {
     }
 
     /// The plies a search at this level always completes, whatever its node limit: a round
-    /// from [`SAFE_LEVEL`] up, one ply below the band of [`Skill::safe_band`] levels under it,
+    /// from [`SAFE_LEVEL`] up, one ply below the band of `Skill::safe_band` levels under it,
     /// and within the band a round in the share of the searches (drawn from `random`) that
     /// the level has climbed of it, so that the levels there play between the two.
     pub fn min_depth(&self) -> i32 {

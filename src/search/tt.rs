@@ -1,7 +1,7 @@
 //! The shared transposition table: lock-free and sound.
 //!
 //! Each entry is two `AtomicU64`: a check word and a data word. The check word is `key ^ data`
-//! with its top [`AGE_BITS`] bits replaced by the entry's age (the search generation that
+//! with its top `AGE_BITS` bits replaced by the entry's age (the search generation that
 //! wrote it). A reader accepts an entry only if the check word XORs back to the key on every
 //! other bit, so an entry torn by a concurrent writer (one word old, one new) is simply not
 //! found; no lock and no `unsafe` are needed. Relaxed ordering suffices because an entry is a

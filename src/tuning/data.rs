@@ -13,6 +13,7 @@ pub const GAME_MARK: &str = "# game ";
 /// One labelled position.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Sample {
+    /// The position.
     pub fen: String,
     /// The search's score, centipawns, White's team's point of view.
     pub score: i32,

@@ -31,10 +31,13 @@ pub const MAX_PLIES: usize = 600;
 /// What to play.
 #[derive(Clone, Debug)]
 pub struct Config {
+    /// The variant to play.
     pub variant: Variant,
+    /// Games to play.
     pub games: usize,
     /// Nodes per move.
     pub nodes: u64,
+    /// The seed of the random opening plies (the same seed plays the same games).
     pub seed: u64,
     /// Random plies at the start of each game.
     pub random_plies: usize,
@@ -47,11 +50,15 @@ pub struct Config {
 /// What a run produced.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Summary {
+    /// Games played.
     pub games: usize,
+    /// Positions written.
     pub positions: usize,
     /// Results from White's team's point of view: wins, draws, losses.
     pub wins: usize,
+    /// See `wins`.
     pub draws: usize,
+    /// See `wins`.
     pub losses: usize,
 }
 

@@ -136,9 +136,13 @@ pub fn read(paths: &[String], holdout: usize) -> Result<(Vec<Packed>, Vec<Packed
 /// The network in floating point.
 #[derive(Clone)]
 pub struct FloatNet {
+    /// Input weights, as [`crate::eval::network::Network::w1`].
     pub w1: Vec<f32>,
+    /// Hidden biases.
     pub b1: Vec<f32>,
+    /// Output weights, per bucket.
     pub w2: Vec<f32>,
+    /// Output biases, per bucket.
     pub b2: Vec<f32>,
 }
 
@@ -322,14 +326,21 @@ fn batch_part_avx2(
 /// The training settings.
 #[derive(Clone, Debug)]
 pub struct Config {
+    /// Passes over the data.
     pub epochs: usize,
+    /// Positions per gradient step.
     pub batch: usize,
+    /// The learning rate.
     pub rate: f32,
+    /// The share of the target taken from the game's result (the rest from the search score).
     pub lambda: f32,
     /// The logistic scale of scores, centipawns.
     pub k: f32,
+    /// Threads computing gradients.
     pub threads: usize,
+    /// The seed of the initial weights and the shuffles.
     pub seed: u64,
+    /// L2 weight decay per step.
     pub weight_decay: f32,
     /// Mirror a random half of the positions left to right each epoch (chess is symmetric
     /// that way but for castling, which the inputs do not show): twice the positions.

@@ -100,15 +100,21 @@ struct Point {
 /// What a fit found.
 #[derive(Clone, Debug)]
 pub struct Fit {
+    /// The fitted weights.
     pub weights: Weights,
     /// The logistic curve's scale: win probability `1 / (1 + exp(-k * eval))`.
     pub k: f64,
+    /// Positions trained on.
     pub train: usize,
+    /// Positions held out for validation.
     pub validation: usize,
     /// Loss on the training and validation positions before and after.
     pub train_before: f64,
+    /// See `train_before`.
     pub train_after: f64,
+    /// See `train_before`.
     pub validation_before: f64,
+    /// See `train_before`.
     pub validation_after: f64,
     /// Each ordered pair's difference (better minus worse, centipawns, White's team's
     /// view) before and after.

@@ -139,9 +139,13 @@ impl std::fmt::Debug for ChessPosition {
 /// two pieces, a capture removes one more).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct BoardChange {
+    /// The pieces taken off, and their cells (the first `removed_len`).
     pub removed: [(Piece, Cell); 3],
+    /// How many of `removed` are used.
     pub removed_len: usize,
+    /// The pieces put on, and their cells (the first `added_len`).
     pub added: [(Piece, Cell); 2],
+    /// How many of `added` are used.
     pub added_len: usize,
 }
 

@@ -145,13 +145,13 @@ pub const fn sq(x: usize, y: usize) -> Cell {
     y * 8 + x
 }
 
-/// Rook slides along the four orthogonal directions (looked up, see [`Magics`]).
+/// Rook slides along the four orthogonal directions (looked up, see `Magics`).
 #[inline(always)]
 pub fn rook_attacks(t: &Tables, from: Cell, occ: Bb) -> Bb {
     t.rook.attacks(from, occ)
 }
 
-/// Bishop slides along the four diagonals (looked up, see [`Magics`]).
+/// Bishop slides along the four diagonals (looked up, see `Magics`).
 #[inline(always)]
 pub fn bishop_attacks(t: &Tables, from: Cell, occ: Bb) -> Bb {
     t.bishop.attacks(from, occ)

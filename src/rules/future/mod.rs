@@ -2,7 +2,7 @@
 //! teams on four stacked 8x8 levels, King capture instead of checkmate, elimination, the
 //! level-progression rule and crowned Knights.
 //!
-//! The four-colour turn order lives in one place ([`FuturePosition::next_colour`]); generation
+//! The four-colour turn order lives in one place (`FuturePosition::next_colour`); generation
 //! and make/unmake work for "the colour to move" and its team, so nothing else needs to know
 //! how many colours are left. A colour without a move passes: [`Move::PASS`] is then its only
 //! move.

@@ -205,6 +205,7 @@ fn level_ray(geo: &Geometry<4>, cell: Cell, v: Vector) -> u64 {
     ray
 }
 
+/// The board's tables, built on first use.
 pub static TABLES: LazyLock<Tables> = LazyLock::new(|| {
     let geo = geometry(&[]);
     let mut king_v = Vec::new();
