@@ -105,6 +105,18 @@ pub enum Reply {
     Crashed,
 }
 
+/// Why a request for a move failed, when it was not the player dying or not answering in
+/// time (its reply is then [`Reply::Crashed`] all the same).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Fault {
+    /// The player broke the protocol and is not listened to any more; in words, what it
+    /// did (`printed a line longer than 65536 bytes`). It loses the game and is restarted.
+    Misbehaved(String),
+    /// The request was not sent: a line that [`Line::new`](crate::protocol::line::Line::new)
+    /// refuses (in words). The fault of the caller, not of the player.
+    Refused(String),
+}
+
 /// A reply with its timing and search information.
 #[derive(Clone, Debug)]
 pub struct Answer {
@@ -134,6 +146,11 @@ pub trait Player: Send {
 
     /// After a [`Reply::Crashed`] or a failed handshake: starts the player afresh.
     fn restart(&mut self) -> Result<(), String>;
+
+    /// After a [`Reply::Crashed`]: why, when it was not simply the player dying.
+    fn fault(&self) -> Option<Fault> {
+        None
+    }
 
     /// Ends the player at the end of the match (an engine gets `quit`).
     fn close(self: Box<Self>) {}
