@@ -924,3 +924,61 @@ fn an_engine_printing_an_endless_line_at_the_handshake_is_refused() {
         );
     }
 }
+
+/// Issue 70, finding 5: a `}` in the move an engine names ended the PGN comment that
+/// repeats it, so the PGN no longer read back; a NUL byte went into the file. Now the
+/// reason says it printably and the PGN reads back: every game, move and comment.
+#[test]
+fn a_move_text_with_braces_or_control_characters_does_not_break_the_pgn() {
+    let dir = Scratch::new("hostile-move");
+    for (file, answer) in [
+        ("brace.sh", "bestmove a}b"),
+        ("nul.sh", "bestmove a\\0b\\x1b[2J"),
+    ] {
+        let fake = fake_engine(
+            &dir,
+            file,
+            3,
+            &format!("printf '{answer}\\n' >&3; continue"),
+        );
+        let pgn_path = dir.path(&format!("{file}.pgn"));
+        let out = format!("file={pgn_path}");
+        let records = fake_match(&fake, &["nodes=1500"], &["--pgnout", &out]);
+        let text = std::fs::read_to_string(&pgn_path).unwrap();
+        assert!(
+            !text.chars().any(|c| c != '\n' && c.is_control()),
+            "a control character in the PGN:\n{text:?}"
+        );
+        let games = pgn::read_games(&text);
+        assert_eq!(games.len(), 2, "{text}");
+        for (g, r) in games.iter().zip(&records) {
+            assert_eq!(r.termination, Termination::IllegalMove, "{}", r.reason);
+            assert!(
+                !r.reason.contains(|c: char| c.is_control()),
+                "{:?}",
+                r.reason
+            );
+            assert_eq!(g.tag("PlyCount"), Some(r.moves.len().to_string().as_str()));
+            assert_eq!(g.moves.len(), r.moves.len(), "{text}");
+            assert_eq!(g.comments.len(), r.moves.len() + 1, "{text}");
+            assert_eq!(g.replay().unwrap().fen(), r.final_fen);
+            assert_eq!(
+                g.comments.last(),
+                Some(&r.reason.replace('}', ")")),
+                "{text}"
+            );
+        }
+        let colour = |r: &GameRecord| if r.seats[0] == 1 { "White" } else { "Black" };
+        let want = if file == "brace.sh" {
+            "'a}b'".to_string()
+        } else {
+            "'a\\u0000b\\u001B[2J'".to_string()
+        };
+        for r in &records {
+            assert_eq!(
+                r.reason,
+                format!("{} makes an unparsable move: {want}", colour(r))
+            );
+        }
+    }
+}

@@ -10,8 +10,12 @@ use super::game::{GameRecord, GameResult, PlayedMove, Termination, go_command};
 use super::openings::Opening;
 use super::player::SearchInfo;
 use super::seats::team_name;
+use super::text::echo;
 use crate::rules::piece::Colour;
 use crate::rules::{AnyGame, Game, GameEnd, MoveError, Variant};
+
+/// How many characters of a move a player named are repeated in the reason it loses by.
+const ECHO: usize = 40;
 
 /// How a game ended: its result, the PGN termination, and the reason in words.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -231,9 +235,10 @@ impl Referee {
     pub fn play(&mut self, name: &str, info: SearchInfo, time_ms: u64) -> Result<(), Ending> {
         let colour = self.to_move();
         let mv = self.game.parse_move(name).map_err(|err| {
+            // The move as the player gave it, which may be anything: made printable and cut.
             let what = match err {
-                MoveError::Malformed(s) => format!("an unparsable move: '{s}'"),
-                MoveError::Illegal(s) => format!("an illegal move: {s}"),
+                MoveError::Malformed(s) => format!("an unparsable move: '{}'", echo(&s, ECHO)),
+                MoveError::Illegal(s) => format!("an illegal move: {}", echo(&s, ECHO)),
             };
             Ending::loss(
                 colour,
