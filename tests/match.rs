@@ -982,3 +982,32 @@ fn a_move_text_with_braces_or_control_characters_does_not_break_the_pgn() {
         }
     }
 }
+
+/// Issue 70, finding 5: a clock of 2^63 ms turned negative (the engine lost on time at
+/// once), and an option value could carry a line break, and so a command of its own, to the
+/// engine. Both are refused on the command line, with a message.
+#[test]
+fn the_command_line_refuses_unbounded_clocks_and_option_values_holding_line_breaks() {
+    for (args, says) in [
+        (
+            vec!["tc=9223372036854775807+0"],
+            "tc '9223372036854775807+0': time '9223372036854775807' is more than 604800 seconds (7 days)",
+        ),
+        (
+            vec!["tc=10", "option.UCI_Elo=1500\nquit"],
+            "--engine option.UCI_Elo: the value of option 'UCI_Elo' holds a line break (U+000A) at character 4",
+        ),
+    ] {
+        let out = Command::new(STRATA)
+            .arg("match")
+            .args(["--engine", &format!("cmd={STRATA}")])
+            .args(&args)
+            .args(["--engine", "builtin=random"])
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert!(err.contains(says), "{args:?}: {err}");
+        assert!(out.stdout.is_empty(), "no game was played");
+    }
+}

@@ -254,11 +254,15 @@ impl ScoreRuns {
         };
         let step = |run: &mut u32, holds: bool| *run = if holds { *run + 1 } else { 0 };
         if let Some(r) = adj.resign {
-            step(&mut self.losing[engine], score <= -r.score);
+            step(&mut self.losing[engine], score <= r.score.saturating_neg());
             step(&mut self.winning[engine], score >= r.score);
         }
         if let Some(d) = adj.draw {
-            step(&mut self.drawish[engine], score.abs() <= d.score);
+            // Whatever score an engine prints: `i32::MIN` has no absolute value in i32.
+            step(
+                &mut self.drawish[engine],
+                i64::from(score).abs() <= i64::from(d.score),
+            );
         }
     }
 

@@ -16,12 +16,14 @@ pub enum EngineScore {
 }
 
 impl EngineScore {
-    /// Centipawns, with mates as huge values (for adjudication thresholds).
+    /// Centipawns, with mates as huge values (for adjudication thresholds). The mate
+    /// distance counts up to 10 000 moves, so that any number an engine prints keeps the
+    /// score's sign.
     pub fn centipawns(self) -> i32 {
         match self {
             EngineScore::Cp(c) => c,
-            EngineScore::Mate(m) if m > 0 => 100_000 - m,
-            EngineScore::Mate(m) => -100_000 - m,
+            EngineScore::Mate(m) if m > 0 => 100_000 - m.min(10_000),
+            EngineScore::Mate(m) => -100_000 - m.max(-10_000),
         }
     }
 
@@ -30,7 +32,7 @@ impl EngineScore {
         match self {
             EngineScore::Cp(c) => format!("{:+.2}", c as f64 / 100.0),
             EngineScore::Mate(m) if m > 0 => format!("+M{m}"),
-            EngineScore::Mate(m) => format!("-M{}", -m),
+            EngineScore::Mate(m) => format!("-M{}", m.unsigned_abs()),
         }
     }
 }
@@ -173,5 +175,12 @@ mod tests {
         assert_eq!(EngineScore::Cp(-120).pgn(), "-1.20");
         assert_eq!(EngineScore::Mate(-2).pgn(), "-M2");
         assert!(EngineScore::Mate(5).centipawns() > 90_000);
+        // Whatever numbers an engine prints: no overflow, the sign kept.
+        assert!(EngineScore::Mate(i32::MAX).centipawns() > 0);
+        assert!(EngineScore::Mate(i32::MIN).centipawns() < 0);
+        assert_eq!(EngineScore::Mate(i32::MIN).pgn(), "-M2147483648");
+        let mut i = SearchInfo::default();
+        i.update("info score cp -2147483648 depth 4294967295 nodes 18446744073709551615");
+        assert_eq!(i.score, Some(EngineScore::Cp(i32::MIN)));
     }
 }
