@@ -690,3 +690,324 @@ fn the_command_line_prints_help_errors_and_results() {
     assert!(text.contains("...      White vs Black: "), "{text}");
     assert!(text.ends_with("Finished match\n"), "{text}");
 }
+
+/// What `strata match` run as its own process did.
+struct CliRun {
+    status: std::process::ExitStatus,
+    stdout: String,
+    stderr: String,
+    /// The runner's peak resident memory (`VmHWM`), in KiB, as last read before it exited.
+    peak_kib: u64,
+}
+
+/// The address space `strata match` and its engines get in [`run_capped`], in KiB: a
+/// runner reading an engine's output without bound aborts at this cap instead of taking
+/// the machine's memory (and far above what a bounded one needs).
+const CAP_KIB: u64 = 4 << 20;
+
+/// Runs `strata match ARGS` as its own process with its address space capped at
+/// [`CAP_KIB`], reading its peak memory from `/proc/<pid>/status` while it runs; fails the
+/// test if it runs longer than `watchdog` (it is killed first).
+fn run_capped(args: &[&str], watchdog: std::time::Duration) -> CliRun {
+    use std::io::Read;
+    use std::process::Stdio;
+    let mut child = Command::new("bash")
+        .arg("-c")
+        .arg(format!("ulimit -v {CAP_KIB} && exec \"$@\""))
+        .arg("bash")
+        .arg(STRATA)
+        .arg("match")
+        .args(args)
+        // Fewer malloc arenas: less address space reserved per thread under the cap.
+        .env("MALLOC_ARENA_MAX", "2")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("bash runs");
+    let drain = |mut r: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut text = Vec::new();
+            let _ = r.read_to_end(&mut text);
+            String::from_utf8_lossy(&text).into_owned()
+        })
+    };
+    let out = drain(Box::new(child.stdout.take().unwrap()));
+    let err = drain(Box::new(child.stderr.take().unwrap()));
+    let status_file = format!("/proc/{}/status", child.id());
+    let deadline = std::time::Instant::now() + watchdog;
+    let mut peak_kib = 0;
+    let status = loop {
+        if let Some(s) = child.try_wait().expect("wait") {
+            break s;
+        }
+        // bash has exec'd strata by the time it uses memory: the same pid.
+        if let Ok(text) = std::fs::read_to_string(&status_file)
+            && let Some(kib) = text
+                .lines()
+                .find_map(|l| l.strip_prefix("VmHWM:"))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+        {
+            peak_kib = peak_kib.max(kib);
+        }
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!(
+                "strata match {args:?} still runs after {watchdog:?} (killed); stdout:\n{}",
+                out.join().unwrap_or_default()
+            );
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    CliRun {
+        status,
+        stdout: out.join().unwrap_or_default(),
+        stderr: err.join().unwrap_or_default(),
+        peak_kib,
+    }
+}
+
+/// The most memory the runner may take in the tests of misbehaving engines, in KiB (a debug
+/// build takes about 15 MiB; reading without bound takes all of [`CAP_KIB`]).
+const RUNNER_PEAK_KIB: u64 = 256 << 10;
+
+/// A two-game match of strata against a fake that misbehaves on its third `go` of each
+/// game, run as its own process; checks that the runner finished the match, with both
+/// games in the PGN, within bounded memory; returns the games read from the PGN.
+fn misbehaving_match(dir: &Scratch, fake: &str, extra: &[&str]) -> Vec<PgnGame> {
+    let pgn_path = dir.path("games.pgn");
+    let mut args = vec![
+        "--engine".to_string(),
+        format!("cmd={STRATA}"),
+        "name=strata".into(),
+        "--engine".into(),
+        format!("cmd={fake}"),
+        "name=fake".into(),
+        "--each".into(),
+        "nodes=1500".into(),
+        "--games".into(),
+        "2".into(),
+        "--pgnout".into(),
+        format!("file={pgn_path}"),
+    ];
+    args.extend(extra.iter().map(|s| s.to_string()));
+    let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+    let run = run_capped(&refs, std::time::Duration::from_secs(180));
+    assert!(
+        run.status.success(),
+        "the runner exits cleanly: {:?}\nstdout:\n{}\nstderr:\n{}",
+        run.status,
+        run.stdout,
+        run.stderr.chars().take(4000).collect::<String>()
+    );
+    assert!(
+        run.stdout.ends_with("Tournament finished\n"),
+        "{}",
+        run.stdout
+    );
+    eprintln!("the runner's peak memory: {} KiB", run.peak_kib);
+    assert!(
+        run.peak_kib > 0 && run.peak_kib < RUNNER_PEAK_KIB,
+        "the runner's peak memory: {} KiB",
+        run.peak_kib
+    );
+    let games = read_pgn(&pgn_path);
+    assert_eq!(games.len(), 2, "both games are in the PGN");
+    for (i, g) in games.iter().enumerate() {
+        // The fake plays Black in game 1, White in game 2; it made two moves each time.
+        assert_eq!(g.tag(if i == 0 { "Black" } else { "White" }), Some("fake"));
+        assert_eq!(
+            g.result.as_deref(),
+            Some(if i == 0 { "1-0" } else { "0-1" })
+        );
+        assert_eq!(
+            g.replay().map(|_| g.moves.len()),
+            Ok(if i == 0 { 5 } else { 4 })
+        );
+    }
+    games
+}
+
+/// Issue 70, finding 5: an engine printing endless bytes without a line break made the
+/// runner read them into one line until it aborted on allocation, losing every game. Now
+/// the line ends at 64 KiB: that game is lost by the engine, which is restarted for the
+/// next one, and the match finishes.
+#[test]
+fn an_engine_printing_an_endless_line_loses_and_the_match_goes_on() {
+    let dir = Scratch::new("endless");
+    let fake = fake_engine(&dir, "endless.sh", 3, "cat /dev/zero >&3");
+    let games = misbehaving_match(&dir, &fake, &[]);
+    for (g, colour) in games.iter().zip(["Black", "White"]) {
+        assert_eq!(g.tag("Termination"), Some("abandoned"));
+        assert_eq!(
+            g.comments.last().map(String::as_str),
+            Some(format!("{colour} printed a line longer than 65536 bytes").as_str())
+        );
+    }
+}
+
+/// An engine printing lines without pause and never `bestmove` held the runner past every
+/// deadline (a wait read line after line without looking at the clock), while the lines
+/// piled up in memory. Now the wait ends at its deadline and the lines waiting to be read
+/// are bounded: the engine stalls, and is restarted.
+#[test]
+fn an_engine_printing_lines_without_pause_stalls_at_its_deadline() {
+    let dir = Scratch::new("spam");
+    let fake = fake_engine(
+        &dir,
+        "spam.sh",
+        3,
+        "yes 'info depth 1 score cp 0 nodes 1 pv e2e4' >&3",
+    );
+    let games = misbehaving_match(&dir, &fake, &["--stalltimeout", "1000"]);
+    for (g, colour) in games.iter().zip(["Black", "White"]) {
+        assert_eq!(g.tag("Termination"), Some("stalled connection"));
+        assert_eq!(
+            g.comments.last().map(String::as_str),
+            Some(format!("{colour}'s connection stalls").as_str())
+        );
+    }
+}
+
+/// An engine that answers `uci` with endless bytes (`cat /dev/zero` as the engine), or
+/// `uciok` and then endless bytes: the match does not start, with a message saying why,
+/// and the runner exits as it does for any error (no abort).
+#[test]
+fn an_engine_printing_an_endless_line_at_the_handshake_is_refused() {
+    let dir = Scratch::new("endless-handshake");
+    let late = dir.path("late.sh");
+    std::fs::write(
+        &late,
+        "#!/bin/sh\nread line\necho 'id name late'\necho uciok\nexec cat /dev/zero\n",
+    )
+    .unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&late, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    for (engine, args, before) in [
+        ("cat", "args=/dev/zero", "uciok"),
+        (late.as_str(), "name=late", "readyok"),
+    ] {
+        let cmd = format!("cmd={engine}");
+        let run = run_capped(
+            &[
+                "--engine",
+                &cmd,
+                args,
+                "depth=1",
+                "--engine",
+                "builtin=random",
+            ],
+            std::time::Duration::from_secs(60),
+        );
+        assert_eq!(
+            run.status.code(),
+            Some(1),
+            "{engine}: {:?}\n{}",
+            run.status,
+            run.stderr
+        );
+        let name = if args.starts_with("name=") {
+            "late"
+        } else {
+            "cat"
+        };
+        assert!(
+            run.stderr.contains(&format!(
+                "engine '{name}' printed a line longer than 65536 bytes before '{before}'"
+            )),
+            "{engine}: {}",
+            run.stderr
+        );
+    }
+}
+
+/// Issue 70, finding 5: a `}` in the move an engine names ended the PGN comment that
+/// repeats it, so the PGN no longer read back; a NUL byte went into the file. Now the
+/// reason says it printably and the PGN reads back: every game, move and comment.
+#[test]
+fn a_move_text_with_braces_or_control_characters_does_not_break_the_pgn() {
+    let dir = Scratch::new("hostile-move");
+    for (file, answer) in [
+        ("brace.sh", "bestmove a}b"),
+        ("nul.sh", "bestmove a\\0b\\x1b[2J"),
+    ] {
+        let fake = fake_engine(
+            &dir,
+            file,
+            3,
+            &format!("printf '{answer}\\n' >&3; continue"),
+        );
+        let pgn_path = dir.path(&format!("{file}.pgn"));
+        let out = format!("file={pgn_path}");
+        let records = fake_match(&fake, &["nodes=1500"], &["--pgnout", &out]);
+        let text = std::fs::read_to_string(&pgn_path).unwrap();
+        assert!(
+            !text.chars().any(|c| c != '\n' && c.is_control()),
+            "a control character in the PGN:\n{text:?}"
+        );
+        let games = pgn::read_games(&text);
+        assert_eq!(games.len(), 2, "{text}");
+        for (g, r) in games.iter().zip(&records) {
+            assert_eq!(r.termination, Termination::IllegalMove, "{}", r.reason);
+            assert!(
+                !r.reason.contains(|c: char| c.is_control()),
+                "{:?}",
+                r.reason
+            );
+            assert_eq!(g.tag("PlyCount"), Some(r.moves.len().to_string().as_str()));
+            assert_eq!(g.moves.len(), r.moves.len(), "{text}");
+            assert_eq!(g.comments.len(), r.moves.len() + 1, "{text}");
+            assert_eq!(g.replay().unwrap().fen(), r.final_fen);
+            assert_eq!(
+                g.comments.last(),
+                Some(&r.reason.replace('}', ")")),
+                "{text}"
+            );
+        }
+        let colour = |r: &GameRecord| if r.seats[0] == 1 { "White" } else { "Black" };
+        let want = if file == "brace.sh" {
+            "'a}b'".to_string()
+        } else {
+            "'a\\u0000b\\u001B[2J'".to_string()
+        };
+        for r in &records {
+            assert_eq!(
+                r.reason,
+                format!("{} makes an unparsable move: {want}", colour(r))
+            );
+        }
+    }
+}
+
+/// Issue 70, finding 5: a clock of 2^63 ms turned negative (the engine lost on time at
+/// once), and an option value could carry a line break, and so a command of its own, to the
+/// engine. Both are refused on the command line, with a message.
+#[test]
+fn the_command_line_refuses_unbounded_clocks_and_option_values_holding_line_breaks() {
+    for (args, says) in [
+        (
+            vec!["tc=9223372036854775807+0"],
+            "tc '9223372036854775807+0': time '9223372036854775807' is more than 604800 seconds (7 days)",
+        ),
+        (
+            vec!["tc=10", "option.UCI_Elo=1500\nquit"],
+            "--engine option.UCI_Elo: the value of option 'UCI_Elo' holds a line break (U+000A) at character 4",
+        ),
+    ] {
+        let out = Command::new(STRATA)
+            .arg("match")
+            .args(["--engine", &format!("cmd={STRATA}")])
+            .args(&args)
+            .args(["--engine", "builtin=random"])
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert!(err.contains(says), "{args:?}: {err}");
+        assert!(out.stdout.is_empty(), "no game was played");
+    }
+}

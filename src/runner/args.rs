@@ -11,10 +11,23 @@
 use std::path::PathBuf;
 use std::str::FromStr;
 
-use super::limits::seconds_to_ms;
 pub use super::limits::{Limits, TimeControl};
+use super::limits::{MAX_DEPTH, MAX_NODES, MAX_TIME_MS, seconds_to_ms};
 use super::stats::{Sprt, SprtModel};
+use crate::protocol::line::{Line, check, escape};
 use crate::rules::Variant;
+
+/// The most games of a match (`--games`, `--rounds`, and the two multiplied).
+pub const MAX_GAMES: usize = 10_000_000;
+
+/// The most games played at the same time (`--concurrency`; each runs its own engines).
+pub const MAX_CONCURRENCY: usize = 256;
+
+/// The largest adjudication score (`--draw score=`, `--resign score=`), in centipawns.
+pub const MAX_SCORE_CP: u32 = 1_000_000;
+
+/// The most random plies of an opening (`--openings random-plies=`).
+pub const MAX_RANDOM_PLIES: u32 = 1000;
 
 /// The text `strata match --help` prints.
 pub const USAGE: &str = "\
@@ -54,6 +67,13 @@ referee:
 
 accepted from fastchess and ignored with a warning (what OpenBench's worker passes):
   --testEnv  --tb PATH  --tbpieces N  --pgnout match_line=REGEX  --engine tc=inf (no clock)
+
+bounds (larger values are refused, so that no clock or count can overflow):
+  times (tc=, st=, timemargin=, --timemargin, --stalltimeout) 7 days; tc= MOVES 10000;
+  depth= 1000; nodes= 10^15; --games and --games x --rounds 10000000; --concurrency 256;
+  --draw/--resign score= 1000000; --openings random-plies= 1000; option names and values
+  and name= may hold no control character or line break, and an option name not the word
+  value
 
 output:
   --sprt elo0=E elo1=E alpha=A beta=B [model=normalized|logistic|bayesian]
@@ -266,7 +286,42 @@ fn single(g: &Group) -> Result<&str, String> {
 
 fn num<T: FromStr>(what: &str, v: &str) -> Result<T, String> {
     v.parse()
-        .map_err(|_| format!("{what}: '{v}' is not a valid number"))
+        .map_err(|_| format!("{what}: '{}' is not a valid number", escape(v)))
+}
+
+/// A number of at most `max`.
+fn bounded<T: FromStr + PartialOrd + std::fmt::Display>(
+    what: &str,
+    v: &str,
+    max: T,
+) -> Result<T, String> {
+    let n: T = num(what, v)?;
+    if n > max {
+        return Err(format!(
+            "{what}: {n} is more than the largest allowed, {max}"
+        ));
+    }
+    Ok(n)
+}
+
+/// A time in ms of at most [`MAX_TIME_MS`] (7 days).
+fn ms(what: &str, v: &str) -> Result<u64, String> {
+    let n: u64 = num(what, v)?;
+    if n > MAX_TIME_MS {
+        return Err(format!(
+            "{what}: {n} ms is more than the largest allowed, {MAX_TIME_MS} ms (7 days)"
+        ));
+    }
+    Ok(n)
+}
+
+/// An adjudication score: at most [`MAX_SCORE_CP`] either side of zero.
+fn score(what: &str, v: &str) -> Result<i32, String> {
+    let s: i32 = num(what, v)?;
+    if s.unsigned_abs() > MAX_SCORE_CP {
+        return Err(format!("{what}: {s} is beyond +-{MAX_SCORE_CP} centipawns"));
+    }
+    Ok(s)
 }
 
 fn boolean(what: &str, v: &str) -> Result<bool, String> {
@@ -288,9 +343,12 @@ fn engine(each: &[(String, String)], own: &[(String, String)]) -> Result<EngineC
     let mut limits = Limits::default();
     let mut timemargin_ms = None;
     for (k, v) in each.iter().chain(own) {
-        let what = format!("--engine {k}");
+        let what = format!("--engine {}", escape(k));
         match k.as_str() {
-            "name" => name = Some(v.clone()),
+            "name" => {
+                check("--engine name", v).map_err(|e| e.to_string())?;
+                name = Some(v.clone());
+            }
             "cmd" => cmd = Some(v.clone()),
             "builtin" => {
                 builtin = Some(match v.as_str() {
@@ -305,16 +363,19 @@ fn engine(each: &[(String, String)], own: &[(String, String)]) -> Result<EngineC
             "tc" if v == "inf" => limits.tc = None,
             "tc" => limits.tc = Some(v.parse()?),
             "st" => limits.movetime_ms = Some(seconds_to_ms(v).map_err(|e| format!("st: {e}"))?),
-            "depth" | "plies" => limits.depth = Some(num(&what, v)?),
-            "nodes" => limits.nodes = Some(num(&what, v)?),
-            "timemargin" => timemargin_ms = Some(num(&what, v)?),
+            "depth" | "plies" => limits.depth = Some(bounded(&what, v, MAX_DEPTH)?),
+            "nodes" => limits.nodes = Some(bounded(&what, v, MAX_NODES)?),
+            "timemargin" => timemargin_ms = Some(ms(&what, v)?),
             "proto" if v == "uci" => {}
             _ => match k.strip_prefix("option.") {
                 Some(o) if !o.is_empty() => {
+                    // Checked as the line it becomes, so that a value cannot end it early
+                    // and become a command of its own, nor a name move the word `value`.
+                    Line::setoption(o, Some(v)).map_err(|e| format!("{what}: {e}"))?;
                     options.retain(|(n, _)| !n.eq_ignore_ascii_case(o));
                     options.push((o.to_string(), v.clone()));
                 }
-                _ => return Err(format!("--engine: unknown key '{k}'")),
+                _ => return Err(format!("--engine: unknown key '{}'", escape(k))),
             },
         }
     }
@@ -408,13 +469,18 @@ fn option(cfg: &mut MatchConfig, counts: &mut Counts, g: &Group) -> Result<(), S
                 ),
             };
         }
-        "games" => counts.games = Some(num("--games", single(g)?)?),
-        "rounds" => counts.rounds = Some(num("--rounds", single(g)?)?),
-        "concurrency" => cfg.concurrency = num("--concurrency", single(g)?)?,
+        "games" => counts.games = Some(bounded("--games", single(g)?, MAX_GAMES)?),
+        "rounds" => counts.rounds = Some(bounded("--rounds", single(g)?, MAX_GAMES)?),
+        "concurrency" => {
+            cfg.concurrency = bounded("--concurrency", single(g)?, MAX_CONCURRENCY)?;
+        }
         "seed" | "srand" => cfg.seed = num("--seed", single(g)?)?,
-        "event" => cfg.event = g.values.join(" "),
-        "timemargin" => cfg.timemargin_ms = num("--timemargin", single(g)?)?,
-        "stalltimeout" => cfg.stall_timeout_ms = num("--stalltimeout", single(g)?)?,
+        "event" => {
+            cfg.event = g.values.join(" ");
+            check("--event", &cfg.event).map_err(|e| e.to_string())?;
+        }
+        "timemargin" => cfg.timemargin_ms = ms("--timemargin", single(g)?)?,
+        "stalltimeout" => cfg.stall_timeout_ms = ms("--stalltimeout", single(g)?)?,
         "ratinginterval" => cfg.ratinginterval = num("--ratinginterval", single(g)?)?,
         "maxmoves" => cfg.maxmoves = Some(num("--maxmoves", single(g)?)?),
         "recover" => {}
@@ -503,7 +569,9 @@ fn openings(o: &mut OpeningsConfig, g: &Group) -> Result<Option<u64>, String> {
             },
             "start" => o.start = num::<usize>("--openings start", &v)?.saturating_sub(1),
             "plies" => o.plies = Some(num("--openings plies", &v)?),
-            "random-plies" => o.random_plies = num("--openings random-plies", &v)?,
+            "random-plies" => {
+                o.random_plies = bounded("--openings random-plies", &v, MAX_RANDOM_PLIES)?;
+            }
             "seed" => seed = Some(num("--openings seed", &v)?),
             "policy" => {}
             _ => return Err(format!("--openings: unknown key '{k}'")),
@@ -548,7 +616,7 @@ fn draw(g: &Group) -> Result<DrawAdjudication, String> {
         match k.as_str() {
             "movenumber" => d.movenumber = num(&what, &v)?,
             "movecount" => d.movecount = num(&what, &v)?,
-            "score" => d.score = num(&what, &v)?,
+            "score" => d.score = score(&what, &v)?,
             _ => return Err(format!("--draw: unknown key '{k}'")),
         }
     }
@@ -566,7 +634,7 @@ fn resign(g: &Group) -> Result<ResignAdjudication, String> {
         let what = format!("--resign {k}");
         match k.as_str() {
             "movecount" => r.movecount = num(&what, &v)?,
-            "score" => r.score = num::<i32>(&what, &v)?.abs(),
+            "score" => r.score = score(&what, &v)?.abs(),
             "twosided" => r.twosided = boolean(&what, &v)?,
             _ => return Err(format!("--resign: unknown key '{k}'")),
         }
@@ -603,12 +671,17 @@ fn finish(
     if cfg.engines[0].name == cfg.engines[1].name {
         cfg.engines[1].name.push_str("-2");
     }
-    cfg.games = match (counts.games, counts.rounds) {
-        (Some(g), Some(r)) => g * r,
-        (Some(g), None) => g,
-        (None, Some(r)) => 2 * r,
-        (None, None) => 2,
+    // Games per round times rounds (a round is two games unless --games says otherwise).
+    let (per_round, rounds) = match (counts.games, counts.rounds) {
+        (g, Some(r)) => (g.unwrap_or(2), r),
+        (g, None) => (g.unwrap_or(2), 1),
     };
+    cfg.games = per_round
+        .checked_mul(rounds)
+        .filter(|&n| n <= MAX_GAMES)
+        .ok_or(format!(
+            "{per_round} games x {rounds} rounds: more than the largest allowed, {MAX_GAMES} games"
+        ))?;
     if cfg.games == 0 {
         return Err("no games to play".into());
     }
@@ -695,5 +768,107 @@ mod tests {
         );
         assert!(parse(&argv("--variant checkers")).is_err());
         assert!(parse(&argv("--help")).unwrap().is_none());
+    }
+
+    /// Where a single argument holds a line break (as `$'1500\nquit'` gives it).
+    fn with(args: &[&str]) -> Result<Option<MatchConfig>, String> {
+        parse(&args.iter().map(|s| s.to_string()).collect::<Vec<_>>())
+    }
+
+    #[test]
+    fn option_values_that_would_break_the_line_are_refused() {
+        let base = ["--engine", "cmd=a", "depth=1", "--engine", "builtin=random"];
+        let refused = |extra: &str, words: &[&str]| {
+            let mut args = base.to_vec();
+            args.insert(3, extra);
+            let e = with(&args).unwrap_err();
+            for w in words {
+                assert!(e.contains(w), "{extra:?}: {e}");
+            }
+            assert!(!e.contains(['\n', '\r', '\0']), "{e:?}");
+        };
+        refused(
+            "option.UCI_Elo=1500\nquit",
+            &["option.UCI_Elo", "value of option 'UCI_Elo'", "line break"],
+        );
+        refused("option.Hash=16\r", &["line break"]);
+        refused("option.Ha\0sh=16", &["option name", "control character"]);
+        refused("option.Hash value 5=1", &["the word 'value'"]);
+        refused("name=a\u{1b}[2Jb", &["--engine name", "control character"]);
+        // --each goes through the same checks.
+        let e = with(&[
+            "--engine",
+            "cmd=a",
+            "--engine",
+            "cmd=b",
+            "--each",
+            "depth=1",
+            "option.Threads=1\nquit",
+        ])
+        .unwrap_err();
+        assert!(e.contains("line break"), "{e}");
+        let e = with(&["--event", "a\nb"]).unwrap_err();
+        assert!(e.contains("--event"), "{e}");
+        // What a protocol line can carry is taken.
+        let mut args = base.to_vec();
+        args.insert(3, "option.Debug Log File=/tmp/a b.log");
+        let cfg = with(&args).unwrap().unwrap();
+        assert_eq!(cfg.engines[0].options[0].1, "/tmp/a b.log");
+    }
+
+    #[test]
+    fn clocks_and_counts_are_bounded() {
+        let engine_key = |kv: &str| {
+            parse(&argv(&format!(
+                "--engine cmd=a {kv} --engine builtin=random"
+            )))
+        };
+        for (kv, words) in [
+            ("tc=9223372036854775807+0", "7 days"),
+            ("tc=604801", "7 days"),
+            ("tc=1+604801", "7 days"),
+            ("st=1e20", "7 days"),
+            ("tc=10001/60", "move count"),
+            ("depth=1001", "1000"),
+            ("nodes=1000000000000001", "1000000000000000"),
+            ("depth=1 timemargin=604800001", "7 days"),
+            (
+                "depth=1 timemargin=18446744073709551616",
+                "not a valid number",
+            ),
+        ] {
+            let e = engine_key(kv).unwrap_err();
+            assert!(e.contains(words), "{kv}: {e}");
+        }
+        let l = engine_key("tc=604800+604800 st=604800 depth=1000 nodes=1000000000000000")
+            .unwrap()
+            .unwrap()
+            .engines[0]
+            .limits;
+        assert_eq!(l.tc.unwrap().base_ms, MAX_TIME_MS);
+        assert_eq!(l.nodes, Some(MAX_NODES));
+        let two = "--engine builtin=random --engine builtin=random";
+        for (extra, words) in [
+            ("--games 10000001", "10000000"),
+            ("--games 5000000 --rounds 3", "10000000 games"),
+            ("--games 18446744073709551615 --rounds 2", "10000000"),
+            ("--rounds 5000001", "10000000 games"),
+            ("--concurrency 257", "256"),
+            ("--timemargin 604800001", "7 days"),
+            ("--stalltimeout 18446744073709551615", "7 days"),
+            ("--resign score=-2147483648", "1000000"),
+            ("--draw score=1000001", "1000000"),
+            ("--openings random-plies=1001", "1000"),
+        ] {
+            let e = parse(&argv(&format!("{two} {extra}"))).unwrap_err();
+            assert!(e.contains(words), "{extra}: {e}");
+        }
+        let cfg = parse(&argv(&format!(
+            "{two} --games 2 --rounds 5000000 --concurrency 256 --resign score=-1000000"
+        )))
+        .unwrap()
+        .unwrap();
+        assert_eq!((cfg.games, cfg.concurrency), (MAX_GAMES, MAX_CONCURRENCY));
+        assert_eq!(cfg.resign.unwrap().score, 1_000_000);
     }
 }

@@ -5,15 +5,22 @@
 //! wait has a deadline and a dead engine shows as the end of that channel. The engine runs in
 //! its own process group, so that ending it also ends what it started (a wrapper script's
 //! children).
+//!
+//! What an engine prints costs bounded memory whatever it prints: a line is read up to
+//! [`MAX_ENGINE_LINE`] bytes (an engine printing a longer one is misbehaving, and is not read
+//! any more: its request fails, see [`Fault::Misbehaved`]), and at most [`QUEUED_LINES`]
+//! lines wait on the channel (then the reader, and the engine writing to its pipe, wait
+//! for the consumer, which drains what is stale before each request). Every wait ends at
+//! its deadline, even while the engine prints without pause.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::io::{BufReader, Read as _, Write};
+use std::process::{Child, ChildStderr, ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, sync_channel};
 use std::time::{Duration, Instant};
 
 use super::args::{EngineConfig, EngineKind};
-use super::player::{Answer, Player, Reply, SearchInfo, Turn};
-use crate::protocol::line::{Line, LineError};
+use super::player::{Answer, Fault, Player, Reply, SearchInfo, Turn};
+use crate::protocol::line::{Line, LineError, MAX_ENGINE_LINE, Read, read_line};
 use crate::rules::Variant;
 
 /// How long a stopped engine may take to answer `stop` and `isready` before it is restarted.
@@ -22,14 +29,101 @@ const RECOVER_GRACE: Duration = Duration::from_millis(1000);
 /// How often a watched search asks whether it should be interrupted.
 const POLL: Duration = Duration::from_millis(10);
 
-/// One line from the engine, with the time it was read; `None` = end of output.
-type Timed = (Instant, Option<String>);
+/// How many lines read from an engine may wait for the consumer: with lines of at most
+/// [`MAX_ENGINE_LINE`] bytes, at most 8 MiB per engine.
+pub const QUEUED_LINES: usize = 128;
+
+/// What the reader thread read from the engine's stdout.
+#[derive(Debug)]
+enum Output {
+    /// One line, without its line break.
+    Line(String),
+    /// A line longer than [`MAX_ENGINE_LINE`]: the reader stops there.
+    TooLong,
+    /// The end of the output (the engine exited or closed it).
+    End,
+}
+
+/// What the engine printed, with the time it was read.
+type Timed = (Instant, Output);
 
 /// Why a wait ended without the line we wanted.
 #[derive(Debug, PartialEq, Eq)]
 enum WaitError {
     Timeout,
     Closed,
+    /// The engine printed a line longer than [`MAX_ENGINE_LINE`].
+    TooLong,
+    /// A line we were to send was refused by [`Line::new`] (nothing was sent).
+    Refused(LineError),
+}
+
+impl WaitError {
+    /// In words, for engine `name` waiting for `what` (`'readyok'`) up to `timeout`.
+    fn describe(&self, name: &str, what: &str, timeout: Duration) -> String {
+        match self {
+            WaitError::Timeout => format!("engine '{name}': no '{what}' within {timeout:?}"),
+            WaitError::Closed => format!("engine '{name}' exited before '{what}'"),
+            WaitError::TooLong => format!("engine '{name}' {} before '{what}'", too_long()),
+            WaitError::Refused(e) => format!("engine '{name}': not sent: {e}"),
+        }
+    }
+}
+
+/// What a misbehaving engine did, in words.
+fn too_long() -> String {
+    format!("printed a line longer than {MAX_ENGINE_LINE} bytes")
+}
+
+/// `timeout` from now; a timeout too long to represent is a time that never comes.
+fn deadline_after(timeout: Duration) -> Instant {
+    let now = Instant::now();
+    now.checked_add(timeout)
+        // About 30 years: far beyond any wait, and representable on every platform.
+        .or_else(|| now.checked_add(Duration::from_secs(1 << 30)))
+        .unwrap_or(now)
+}
+
+/// The reader thread of the engine's stdout: one [`Output`] per line, at most
+/// [`MAX_ENGINE_LINE`] bytes each, into a channel of [`QUEUED_LINES`].
+fn read_output(stdout: ChildStdout, tx: SyncSender<Timed>) {
+    let mut reader = BufReader::new(stdout);
+    let mut buf = Vec::new();
+    loop {
+        // At most one byte past the limit is read of any line, so that a longer line is
+        // reported as soon as it is one, not at its end (an endless line has none).
+        let mut line = (&mut reader).take(MAX_ENGINE_LINE as u64 + 1);
+        let out = match read_line(&mut line, &mut buf, MAX_ENGINE_LINE) {
+            Ok(Read::Line) => Output::Line(String::from_utf8_lossy(&buf).into_owned()),
+            Ok(Read::TooLong { .. }) => Output::TooLong,
+            Ok(Read::End) | Err(_) => Output::End,
+        };
+        let last = !matches!(out, Output::Line(_));
+        // Blocks while the channel is full; fails when the consumer is gone.
+        if tx.send((Instant::now(), out)).is_err() || last {
+            return;
+        }
+    }
+}
+
+/// The reader thread of the engine's stderr: each line to the log, cut to
+/// [`MAX_ENGINE_LINE`] bytes (the rest of a longer line is read and dropped).
+fn log_stderr(stderr: ChildStderr, name: String) {
+    let mut reader = BufReader::new(stderr);
+    let mut buf = Vec::new();
+    loop {
+        match read_line(&mut reader, &mut buf, MAX_ENGINE_LINE) {
+            Ok(Read::Line) => {
+                tracing::debug!(engine = %name, "stderr: {}", String::from_utf8_lossy(&buf));
+            }
+            Ok(Read::TooLong { len }) => tracing::debug!(
+                engine = %name,
+                "stderr: a line of {len} bytes, cut: {}",
+                String::from_utf8_lossy(&buf)
+            ),
+            Ok(Read::End) | Err(_) => return,
+        }
+    }
 }
 
 /// A running engine process.
@@ -38,6 +132,13 @@ pub struct EngineProcess {
     child: Child,
     stdin: Option<ChildStdin>,
     lines: Receiver<Timed>,
+    /// What was received past the deadline of a wait, for the next one.
+    pending: Option<Timed>,
+    /// The engine printed a line longer than [`MAX_ENGINE_LINE`]; it is not read any more.
+    misbehaved: bool,
+    /// Why the last line to send was refused (nothing was sent); cleared by the next
+    /// request.
+    refused: Option<LineError>,
     /// `option name ...` lines of the handshake: (name, rest of the line).
     declared: Vec<(String, String)>,
     /// The name the engine gives itself (`id name ...`).
@@ -78,44 +179,23 @@ impl EngineProcess {
         let stdin = child.stdin.take();
         let stdout = child.stdout.take().expect("stdout is piped");
         let stderr = child.stderr.take().expect("stderr is piped");
-        let (tx, rx) = channel();
+        let (tx, rx) = sync_channel(QUEUED_LINES);
         let name = cfg.name.clone();
         let _ = std::thread::Builder::new()
             .name(format!("engine-{name}-out"))
-            .spawn(move || {
-                let mut reader = BufReader::new(stdout);
-                let mut buf = Vec::new();
-                loop {
-                    buf.clear();
-                    match reader.read_until(b'\n', &mut buf) {
-                        Ok(0) | Err(_) => break,
-                        Ok(_) => {
-                            let text = String::from_utf8_lossy(&buf);
-                            let line = text.trim_end_matches(['\n', '\r']).to_string();
-                            if tx.send((Instant::now(), Some(line))).is_err() {
-                                return;
-                            }
-                        }
-                    }
-                }
-                let _ = tx.send((Instant::now(), None));
-            });
+            .spawn(move || read_output(stdout, tx));
         let err_name = cfg.name.clone();
         let _ = std::thread::Builder::new()
             .name(format!("engine-{name}-err"))
-            .spawn(move || {
-                for line in BufReader::new(stderr).lines() {
-                    match line {
-                        Ok(l) => tracing::debug!(engine = %err_name, "stderr: {l}"),
-                        Err(_) => break,
-                    }
-                }
-            });
+            .spawn(move || log_stderr(stderr, err_name));
         let mut e = EngineProcess {
             name: cfg.name.clone(),
             child,
             stdin,
             lines: rx,
+            pending: None,
+            misbehaved: false,
+            refused: None,
             declared: Vec::new(),
             id_name: None,
         };
@@ -130,13 +210,12 @@ impl EngineProcess {
         timeout: Duration,
     ) -> Result<(), String> {
         let name = self.name.clone();
-        let fail = |what: &str, e: WaitError| match e {
-            WaitError::Timeout => format!("engine '{name}': no '{what}' within {timeout:?}"),
-            WaitError::Closed => format!("engine '{name}' exited before '{what}'"),
-        };
-        self.send("uci")
-            .map_err(|_| format!("engine '{name}' exited at once"))?;
-        let deadline = Instant::now() + timeout;
+        let fail = |what: &str, e: WaitError| e.describe(&name, what, timeout);
+        self.send("uci").map_err(|e| match e {
+            WaitError::Closed => format!("engine '{name}' exited at once"),
+            e => fail("uciok", e),
+        })?;
+        let deadline = deadline_after(timeout);
         loop {
             let (_, line) = self.next_line(deadline).map_err(|e| fail("uciok", e))?;
             if line == "uciok" {
@@ -154,9 +233,7 @@ impl EngineProcess {
             if !self.declares(k) {
                 tracing::warn!(engine = %name, option = %k, "the engine does not declare this option");
             }
-            let line = Line::setoption(k, Some(v)).map_err(|e| format!("engine '{name}': {e}"))?;
-            self.send_line(&line)
-                .map_err(|_| fail("setoption", WaitError::Closed))?;
+            self.send_option(k, v).map_err(|e| fail("setoption", e))?;
         }
         // A variant defined in a file: the engine reads the same file first (it then lists
         // the variant, though not in the options it declared before).
@@ -167,10 +244,8 @@ impl EngineProcess {
                     variant.name()
                 ));
             }
-            let line = Line::setoption("VariantPath", Some(&d.0.path))
-                .map_err(|e| format!("engine '{name}': {e}"))?;
-            self.send_line(&line)
-                .map_err(|_| fail("setoption", WaitError::Closed))?;
+            self.send_option("VariantPath", &d.0.path)
+                .map_err(|e| fail("setoption", e))?;
         } else if let Some(vars) = self.declared_vars("UCI_Variant")
             && !vars.iter().any(|v| v == variant.name())
         {
@@ -180,11 +255,8 @@ impl EngineProcess {
             ));
         }
         if self.declares("UCI_Variant") {
-            self.send(&format!(
-                "setoption name UCI_Variant value {}",
-                variant.name()
-            ))
-            .map_err(|_| fail("setoption", WaitError::Closed))?;
+            self.send_option("UCI_Variant", variant.name())
+                .map_err(|e| fail("setoption", e))?;
         } else if variant != Variant::Chess {
             return Err(format!(
                 "engine '{name}' has no UCI_Variant option, so it cannot play {}",
@@ -192,6 +264,12 @@ impl EngineProcess {
             ));
         }
         self.sync(timeout).map_err(|e| fail("readyok", e))
+    }
+
+    /// Sends `setoption name NAME value VALUE`, checked by [`Line::setoption`].
+    fn send_option(&mut self, name: &str, value: &str) -> Result<(), WaitError> {
+        let line = Line::setoption(name, Some(value)).map_err(|e| self.refuse(e))?;
+        self.send_line(&line).map_err(|_| WaitError::Closed)
     }
 
     /// Whether the engine declared option `name` (case-insensitive).
@@ -228,13 +306,17 @@ impl EngineProcess {
     }
 
     /// Sends `text` as one line: refused (nothing is sent) when it is not one line, see
-    /// [`Line::new`]; `Err(None)` when the engine's input is closed.
-    fn send(&mut self, text: &str) -> Result<(), Option<LineError>> {
-        let line = Line::new(text).map_err(|e| {
-            tracing::error!(engine = %self.name, "not sent: {e}");
-            Some(e)
-        })?;
-        self.send_line(&line).map_err(|_| None)
+    /// [`Line::new`]; [`WaitError::Closed`] when the engine's input is closed.
+    fn send(&mut self, text: &str) -> Result<(), WaitError> {
+        let line = Line::new(text).map_err(|e| self.refuse(e))?;
+        self.send_line(&line).map_err(|_| WaitError::Closed)
+    }
+
+    /// Records a line refused by [`Line::new`] (a fault of the caller, not of the engine).
+    fn refuse(&mut self, e: LineError) -> WaitError {
+        tracing::error!(engine = %self.name, "not sent: {e}");
+        self.refused = Some(e.clone());
+        WaitError::Refused(e)
     }
 
     /// Writes a checked line to the engine's input.
@@ -247,22 +329,71 @@ impl EngineProcess {
             .map_err(|_| ())
     }
 
+    /// The next line the engine printed, if it printed it by `deadline`. What was read past
+    /// the deadline is kept for the next wait, so that an engine printing without pause
+    /// cannot hold a wait beyond its deadline, and nothing it printed is lost.
     fn next_line(&mut self, deadline: Instant) -> Result<(Instant, String), WaitError> {
-        let left = deadline.saturating_duration_since(Instant::now());
-        match self.lines.recv_timeout(left) {
-            Ok((t, Some(line))) => {
+        let (t, out) = match self.pending.take() {
+            Some(timed) => timed,
+            None => {
+                let left = deadline.saturating_duration_since(Instant::now());
+                match self.lines.recv_timeout(left) {
+                    Ok(timed) => timed,
+                    Err(RecvTimeoutError::Timeout) => return Err(WaitError::Timeout),
+                    Err(RecvTimeoutError::Disconnected) if self.misbehaved => {
+                        return Err(WaitError::TooLong);
+                    }
+                    Err(RecvTimeoutError::Disconnected) => return Err(WaitError::Closed),
+                }
+            }
+        };
+        if t > deadline {
+            self.pending = Some((t, out));
+            return Err(WaitError::Timeout);
+        }
+        match out {
+            Output::Line(line) => {
                 tracing::debug!(engine = %self.name, "< {line}");
                 Ok((t, line))
             }
-            Ok((_, None)) | Err(RecvTimeoutError::Disconnected) => Err(WaitError::Closed),
-            Err(RecvTimeoutError::Timeout) => Err(WaitError::Timeout),
+            Output::TooLong => {
+                tracing::warn!(engine = %self.name, "{}: not read any more", too_long());
+                self.misbehaved = true;
+                Err(WaitError::TooLong)
+            }
+            Output::End => Err(WaitError::Closed),
+        }
+    }
+
+    /// Drops the lines still queued from an earlier request: at most a channel's worth, so
+    /// that an engine printing without pause cannot keep the next request from being made.
+    /// The end of the output, or a line too long, stays for the next wait.
+    fn drain_stale(&mut self) {
+        self.refused = None;
+        if matches!(self.pending, Some((_, Output::Line(_)))) {
+            self.pending = None;
+        }
+        if self.pending.is_some() {
+            return;
+        }
+        for _ in 0..QUEUED_LINES {
+            match self.lines.try_recv() {
+                Ok((_, Output::Line(l))) => {
+                    tracing::debug!(engine = %self.name, "< {l} (stale)");
+                }
+                Ok(other) => {
+                    self.pending = Some(other);
+                    return;
+                }
+                Err(_) => return,
+            }
         }
     }
 
     /// Sends `isready` and waits for `readyok`, dropping everything before it.
     fn sync(&mut self, timeout: Duration) -> Result<(), WaitError> {
-        self.send("isready").map_err(|_| WaitError::Closed)?;
-        let deadline = Instant::now() + timeout;
+        self.send("isready")?;
+        let deadline = deadline_after(timeout);
         loop {
             let (_, line) = self.next_line(deadline)?;
             if line == "readyok" {
@@ -276,13 +407,26 @@ impl EngineProcess {
 
     /// `ucinewgame` and a handshake.
     pub fn new_game(&mut self, timeout: Duration) -> Result<(), String> {
+        self.drain_stale();
         let name = self.name.clone();
         self.send("ucinewgame")
-            .map_err(|_| format!("engine '{name}' has exited"))?;
-        self.sync(timeout).map_err(|e| match e {
-            WaitError::Timeout => format!("engine '{name}': no 'readyok' within {timeout:?}"),
-            WaitError::Closed => format!("engine '{name}' has exited"),
-        })
+            .and_then(|_| self.sync(timeout))
+            .map_err(|e| match e {
+                WaitError::Closed => format!("engine '{name}' has exited"),
+                e => e.describe(&name, "readyok", timeout),
+            })
+    }
+
+    /// Why the last request failed, when it was not the engine exiting or not answering in
+    /// time: it printed a line longer than [`MAX_ENGINE_LINE`] (it is not read any more:
+    /// restart it), or a line to send was refused (nothing was sent).
+    pub fn fault(&self) -> Option<Fault> {
+        if self.misbehaved {
+            return Some(Fault::Misbehaved(too_long()));
+        }
+        self.refused
+            .as_ref()
+            .map(|e| Fault::Refused(format!("engine '{}': not sent: {e}", self.name)))
     }
 
     /// Sends the position and `go`, and waits up to `wait` for `bestmove`.
@@ -294,6 +438,10 @@ impl EngineProcess {
     /// `on_line` as it arrives, and sending `stop` as soon as `interrupted()` says so (the
     /// engine's `bestmove` then still ends the wait). `interrupted` is asked every few
     /// milliseconds.
+    ///
+    /// An engine that died, printed a line longer than [`MAX_ENGINE_LINE`], or was to be
+    /// sent a line that [`Line::new`] refuses, answers [`Reply::Crashed`];
+    /// [`EngineProcess::fault`] tells the last two apart.
     pub fn go_watched(
         &mut self,
         position: &str,
@@ -303,15 +451,19 @@ impl EngineProcess {
         interrupted: &dyn Fn() -> bool,
     ) -> Answer {
         // Anything still queued belongs to an earlier request.
-        while let Ok((_, Some(l))) = self.lines.try_recv() {
-            tracing::debug!(engine = %self.name, "< {l} (stale)");
-        }
+        self.drain_stale();
         let mut info = SearchInfo::default();
         let crashed = |elapsed, info| Answer {
             reply: Reply::Crashed,
             elapsed,
             info,
         };
+        // Both lines are checked before either is sent: a refused `go` must not leave the
+        // engine with a new position and no search.
+        if let Err(e) = Line::new(position).and_then(|_| Line::new(go)) {
+            self.refuse(e);
+            return crashed(Duration::ZERO, info);
+        }
         if self.send(position).is_err() {
             return crashed(Duration::ZERO, info);
         }
@@ -319,7 +471,7 @@ impl EngineProcess {
         if self.send(go).is_err() {
             return crashed(Duration::ZERO, info);
         }
-        let mut deadline = start + wait;
+        let mut deadline = deadline_after(wait);
         let mut stopped = false;
         loop {
             // Checked before every line too: an engine that prints lines faster than POLL
@@ -329,7 +481,7 @@ impl EngineProcess {
                 if self.send("stop").is_err() {
                     return crashed(start.elapsed(), info);
                 }
-                deadline = Instant::now() + RECOVER_GRACE;
+                deadline = deadline_after(RECOVER_GRACE);
             }
             let poll = deadline.min(Instant::now() + POLL);
             match self.next_line(poll) {
@@ -353,7 +505,7 @@ impl EngineProcess {
                         info,
                     };
                 }
-                Err(WaitError::Closed) => return crashed(start.elapsed(), info),
+                Err(_) => return crashed(start.elapsed(), info),
             }
         }
     }
@@ -371,13 +523,14 @@ impl EngineProcess {
         value: Option<&str>,
         timeout: Duration,
     ) -> Result<(), String> {
+        self.drain_stale();
         let line = Line::setoption(name, value).map_err(|e| e.to_string())?;
         let engine = self.name.clone();
         self.send_line(&line)
             .map_err(|_| format!("engine '{engine}' has exited"))?;
         self.sync(timeout).map_err(|e| match e {
-            WaitError::Timeout => format!("engine '{engine}': no 'readyok' within {timeout:?}"),
             WaitError::Closed => format!("engine '{engine}' has exited"),
+            e => e.describe(&engine, "readyok", timeout),
         })
     }
 
@@ -392,7 +545,7 @@ impl EngineProcess {
         if self.send("stop").is_err() {
             return false;
         }
-        let deadline = Instant::now() + RECOVER_GRACE;
+        let deadline = deadline_after(RECOVER_GRACE);
         loop {
             match self.next_line(deadline) {
                 Ok((_, l)) if l.starts_with("bestmove") => break,
@@ -409,7 +562,7 @@ impl EngineProcess {
         self.stdin = None;
         // Wait a moment for the end of its output (without reaping it, so that its process
         // group id stays reserved until Drop has signalled the group).
-        let deadline = Instant::now() + Duration::from_millis(300);
+        let deadline = deadline_after(Duration::from_millis(300));
         while self.next_line(deadline).is_ok() {}
         // Drop kills whatever is left.
     }
@@ -500,6 +653,10 @@ impl Player for EnginePlayer {
         }
         tracing::info!(engine = %self.cfg.name, "unresponsive after a timeout: restarting");
         self.restart()
+    }
+
+    fn fault(&self) -> Option<Fault> {
+        self.process.as_ref()?.fault()
     }
 
     fn restart(&mut self) -> Result<(), String> {

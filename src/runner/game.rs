@@ -8,7 +8,7 @@ use std::time::{Duration, SystemTime};
 
 use super::args::{DrawAdjudication, EngineConfig, Limits, ResignAdjudication};
 use super::openings::Opening;
-use super::player::{Player, Reply, SearchInfo, Turn};
+use super::player::{Fault, Player, Reply, SearchInfo, Turn};
 use super::referee::{Ending, RecordIds, Referee};
 use super::seats::{team_name, team_of};
 use super::stats::Outcome;
@@ -26,7 +26,9 @@ pub enum Termination {
     TimeForfeit,
     /// An illegal or unparsable move.
     IllegalMove,
-    /// An engine crashed (its process ended).
+    /// An engine crashed (its process ended), or broke the protocol so badly that it is not
+    /// listened to any more (a line longer than
+    /// [`MAX_ENGINE_LINE`](crate::protocol::line::MAX_ENGINE_LINE)).
     Abandoned,
     /// An engine without a clock did not answer.
     Stalled,
@@ -252,11 +254,15 @@ impl ScoreRuns {
         };
         let step = |run: &mut u32, holds: bool| *run = if holds { *run + 1 } else { 0 };
         if let Some(r) = adj.resign {
-            step(&mut self.losing[engine], score <= -r.score);
+            step(&mut self.losing[engine], score <= r.score.saturating_neg());
             step(&mut self.winning[engine], score >= r.score);
         }
         if let Some(d) = adj.draw {
-            step(&mut self.drawish[engine], score.abs() <= d.score);
+            // Whatever score an engine prints: `i32::MIN` has no absolute value in i32.
+            step(
+                &mut self.drawish[engine],
+                i64::from(score).abs() <= i64::from(d.score),
+            );
         }
     }
 
@@ -367,12 +373,15 @@ pub fn play(
                 };
             }
             Reply::Crashed => {
+                let reason = match players[e].fault() {
+                    // Our fault, not the engine's: the game cannot be played on, and nobody
+                    // lost it.
+                    Some(Fault::Refused(why)) => return Err(format!("game {}: {why}", spec.id)),
+                    Some(Fault::Misbehaved(what)) => format!("{} {what}", colour.name()),
+                    None => format!("{} disconnects", colour.name()),
+                };
                 players[e].restart()?;
-                break Ending::loss(
-                    colour,
-                    Termination::Abandoned,
-                    format!("{} disconnects", colour.name()),
-                );
+                break Ending::loss(colour, Termination::Abandoned, reason);
             }
             Reply::Move(name) => {
                 if let Err(end) = referee.charge_time(elapsed_ms, margin) {

@@ -1,7 +1,24 @@
 //! Thinking limits: a clock (`tc=[moves/]seconds[+increment]`), a fixed time per move, a
 //! depth and a node count, as `--engine` and `--each` give them.
+//!
+//! Each is bounded (the `MAX_` constants below, listed in `strata match --help`), so that
+//! no clock arithmetic can overflow: clocks are i64 milliseconds, and deadlines are
+//! `Instant`s, which panic past their range.
 
 use std::str::FromStr;
+
+/// The longest time the match's command line takes (a base time, an increment, a time per
+/// move, a time margin, the stall timeout), in ms: 7 days.
+pub const MAX_TIME_MS: u64 = 7 * 24 * 60 * 60 * 1000;
+
+/// The most moves of a time control's period (`MOVES/` in `tc=`).
+pub const MAX_PERIOD_MOVES: u32 = 10_000;
+
+/// The deepest fixed depth (`depth=`), in plies.
+pub const MAX_DEPTH: u32 = 1000;
+
+/// The most nodes of a fixed node count (`nodes=`): 10^15.
+pub const MAX_NODES: u64 = 1_000_000_000_000_000;
 
 /// A time control: `[moves/]seconds[+increment]`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -14,7 +31,7 @@ pub struct TimeControl {
     pub inc_ms: u64,
 }
 
-/// Seconds (`60`, `0.5`, or `1:30`) to ms.
+/// Seconds (`60`, `0.5`, or `1:30`) to ms, at most [`MAX_TIME_MS`].
 pub(crate) fn seconds_to_ms(s: &str) -> Result<u64, String> {
     let secs = match s.split_once(':') {
         Some((m, sec)) => {
@@ -27,7 +44,14 @@ pub(crate) fn seconds_to_ms(s: &str) -> Result<u64, String> {
     if !(secs.is_finite() && secs >= 0.0) {
         return Err(format!("bad time '{s}'"));
     }
-    Ok((secs * 1000.0).round() as u64)
+    let ms = (secs * 1000.0).round();
+    if ms > MAX_TIME_MS as f64 {
+        return Err(format!(
+            "time '{s}' is more than {} seconds (7 days)",
+            MAX_TIME_MS / 1000
+        ));
+    }
+    Ok(ms as u64)
 }
 
 fn ms_to_seconds(ms: u64) -> String {
@@ -42,8 +66,10 @@ impl FromStr for TimeControl {
                 Some(
                     m.parse::<u32>()
                         .ok()
-                        .filter(|&m| m > 0)
-                        .ok_or(format!("tc '{s}': bad move count '{m}'"))?,
+                        .filter(|&m| m > 0 && m <= MAX_PERIOD_MOVES)
+                        .ok_or(format!(
+                            "tc '{s}': bad move count '{m}' (1 to {MAX_PERIOD_MOVES})"
+                        ))?,
                 ),
                 r,
             ),
@@ -151,5 +177,23 @@ mod tests {
         assert_eq!("1:30".parse::<TimeControl>().unwrap().base_ms, 90_000);
         assert!("0+0".parse::<TimeControl>().is_err());
         assert!("x/10".parse::<TimeControl>().is_err());
+        // Bounded, so that no clock overflows.
+        assert_eq!(
+            "604800".parse::<TimeControl>().unwrap().base_ms,
+            MAX_TIME_MS
+        );
+        for big in [
+            "604800.001",
+            "9223372036854775807+0",
+            "1+9223372036854775807",
+            "1e300",
+            "10001/60",
+        ] {
+            let e = big.parse::<TimeControl>().unwrap_err();
+            assert!(
+                e.contains("7 days") || e.contains("move count"),
+                "{big}: {e}"
+            );
+        }
     }
 }

@@ -14,6 +14,7 @@
 //! - [`game`]: one game of a match, played through a referee.
 //! - [`seats`]: colours, teams and the seat rotation.
 //! - [`openings`], [`pgn`]: where games start, how they are recorded.
+//! - [`text`]: text from outside made printable for output and records.
 //! - [`stats`]: Elo, LOS, pentanomial counts, SPRT.
 //! - [`tournament`], [`report`]: scheduling and output.
 
@@ -29,6 +30,7 @@ pub mod referee;
 pub mod report;
 pub mod seats;
 pub mod stats;
+pub mod text;
 pub mod tournament;
 
 pub use tournament::{MatchSummary, run};

@@ -2,11 +2,20 @@
 //! from the variant's standard position), the moves in the protocol's notation with
 //! cutechess-style comments (`{+0.35/12 0.105s}`, `{book}`), the result and the
 //! termination; and a reader for such files (openings, and replaying games in tests).
+//!
+//! What the writer copies from outside (engine names, the event, a move an engine named
+//! that the reason repeats) cannot break the file: tag values escape `"` and `\` with a
+//! backslash, comments write `}` (which would end them) as `)`, move tokens write the
+//! characters that would split or end them as `?`, and every control character or line
+//! break is written as `\uXXXX` ([`printable`]). What the writer writes, the reader reads
+//! back: the same games, tags and moves.
 
 use std::time::{Duration, UNIX_EPOCH};
 
 use super::args::PgnExtras;
 use super::game::GameRecord;
+use super::text::printable;
+use crate::protocol::line::is_forbidden;
 use crate::rules::piece::Colour;
 use crate::rules::{AnyGame, Game, Variant};
 
@@ -24,8 +33,43 @@ fn civil_from_days(days: i64) -> (i64, u32, u32) {
     (yoe + era * 400 + i64::from(m <= 2), m, d)
 }
 
-fn escape(s: &str) -> String {
-    s.replace('\\', "\\\\").replace('"', "\\\"")
+/// A tag value as a PGN string's contents: printable, `"` and `\` escaped with a backslash.
+fn tag_value(s: &str) -> String {
+    printable(s).replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+/// Text as the contents of a `{...}` comment: printable, `}` written as `)` (PGN comments
+/// have no escape).
+fn comment(s: &str) -> String {
+    printable(s).replace('}', ")")
+}
+
+/// Whether a movetext word is a move number (`12.`, `12...`, `.`): the reader drops it.
+fn numbered(word: &str) -> bool {
+    word.find('.')
+        .is_some_and(|i| word[..i].chars().all(|c| c.is_ascii_digit()))
+}
+
+/// A move name as one movetext token that the reader reads back as that one move: the
+/// characters that would split it or start something else (blanks, control characters,
+/// `{}()[];"<>`) written as `?`, and `?` put before a token that would read as a result,
+/// a move number, a NAG (`$1`) or an escape line (`%`). Move names from the rules layer
+/// never need either.
+fn move_token(name: &str) -> String {
+    let mut t: String = name
+        .chars()
+        .map(|c| {
+            if c.is_whitespace() || is_forbidden(c) || "{}()[];\"<>".contains(c) {
+                '?'
+            } else {
+                c
+            }
+        })
+        .collect();
+    if t.is_empty() || is_result(&t) || numbered(&t) || t.starts_with(['$', '%']) {
+        t.insert(0, '?');
+    }
+    t
 }
 
 fn hms(d: Duration) -> String {
@@ -90,7 +134,7 @@ pub fn write_game_with(rec: &GameRecord, event: &str, extras: PgnExtras) -> Stri
     tags.push(("Termination", rec.termination.pgn().into()));
     let mut out = String::new();
     for (k, v) in tags {
-        out.push_str(&format!("[{k} \"{}\"]\n", escape(&v)));
+        out.push_str(&format!("[{k} \"{}\"]\n", tag_value(&v)));
     }
     out.push('\n');
 
@@ -102,7 +146,7 @@ pub fn write_game_with(rec: &GameRecord, event: &str, extras: PgnExtras) -> Stri
             tokens.push(format!("{}{dots}", m.number));
         }
         last_number = Some(m.number);
-        tokens.push(m.name.clone());
+        tokens.push(move_token(&m.name));
         if m.book {
             tokens.push("{book}".into());
             continue;
@@ -132,7 +176,7 @@ pub fn write_game_with(rec: &GameRecord, event: &str, extras: PgnExtras) -> Stri
         }
         tokens.push(format!("{{{text}}}"));
     }
-    tokens.push(format!("{{{}}}", rec.reason));
+    tokens.push(format!("{{{}}}", comment(&rec.reason)));
     tokens.push(rec.result.pgn().into());
     let mut line = String::new();
     for t in tokens {
@@ -222,6 +266,60 @@ fn is_result(t: &str) -> bool {
     matches!(t, "1-0" | "0-1" | "1/2-1/2" | "*")
 }
 
+/// Reads a tag pair after its `[`, up to its `]`: the name, then the value: a string
+/// (`"..."`, with `\"` and `\\` escapes, which may hold `]`), or else the text up to `]`.
+/// Neither goes past the end of the line (PGN strings cannot hold a line break), so that a
+/// malformed tag cannot swallow the games after it.
+fn read_tag(chars: &mut std::iter::Peekable<std::str::Chars>) -> Option<(String, String)> {
+    let mut name = String::new();
+    while let Some(&c) = chars.peek() {
+        if c == '"' || c == ']' || c == '\n' || (c.is_whitespace() && !name.is_empty()) {
+            break;
+        }
+        if !c.is_whitespace() {
+            name.push(c);
+        }
+        chars.next();
+    }
+    while chars
+        .peek()
+        .is_some_and(|&c| c.is_whitespace() && c != '\n')
+    {
+        chars.next();
+    }
+    let mut value = String::new();
+    let quoted = chars.peek() == Some(&'"');
+    if quoted {
+        chars.next();
+        while let Some(c) = chars.next_if(|&c| c != '\n') {
+            match c {
+                '"' => break,
+                '\\' => match chars.next_if(|&c| c != '\n') {
+                    Some(e @ ('"' | '\\')) => value.push(e),
+                    Some(e) => {
+                        value.push('\\');
+                        value.push(e);
+                    }
+                    None => value.push('\\'),
+                },
+                c => value.push(c),
+            }
+        }
+    }
+    // The rest up to `]`: nothing in a well-formed tag, the value in an unquoted one.
+    let mut rest = String::new();
+    while let Some(c) = chars.next_if(|&c| c != '\n') {
+        if c == ']' {
+            break;
+        }
+        rest.push(c);
+    }
+    if !quoted {
+        value = rest.trim().to_string();
+    }
+    (!name.is_empty()).then_some((name, value))
+}
+
 /// Reads every game of a PGN text. Variations (`( ... )`) and NAGs are skipped; move
 /// numbers (`12.`, `12...`) are dropped; everything else in the movetext is a move.
 pub fn read_games(text: &str) -> Vec<PgnGame> {
@@ -267,19 +365,8 @@ pub fn read_games(text: &str) -> Vec<PgnGame> {
                 if in_moves {
                     games.push(std::mem::take(&mut cur));
                 }
-                let mut tag = String::new();
-                for d in chars.by_ref() {
-                    if d == ']' {
-                        break;
-                    }
-                    tag.push(d);
-                }
-                if let Some((k, v)) = tag.split_once(char::is_whitespace) {
-                    let v = v.trim();
-                    let v = v.strip_prefix('"').unwrap_or(v);
-                    let v = v.strip_suffix('"').unwrap_or(v);
-                    cur.tags
-                        .push((k.to_string(), v.replace("\\\"", "\"").replace("\\\\", "\\")));
+                if let Some(tag) = read_tag(&mut chars) {
+                    cur.tags.push(tag);
                 }
                 in_moves = false;
             }
@@ -370,5 +457,30 @@ mod tests {
         assert_eq!(g[1].moves, vec!["d2d4"]);
         assert_eq!(g[1].move_comments, [""]);
         assert_eq!(g[1].result.as_deref(), Some("*"));
+    }
+
+    #[test]
+    fn what_needs_no_escape_is_written_as_it_is() {
+        for name in ["e2e4", "O@e4", "e7e8q", "P@c3", "Ka1b2c3", "0000", "e1h1"] {
+            assert_eq!(move_token(name), name);
+        }
+        assert_eq!(move_token("1-0"), "?1-0");
+        assert_eq!(move_token("12."), "?12.");
+        assert_eq!(move_token("a b}"), "a?b?");
+        assert_eq!(move_token(""), "?");
+        assert_eq!(
+            comment("Black makes an unparsable move: 'a}b\0'"),
+            "Black makes an unparsable move: 'a)b\\u0000'"
+        );
+        assert_eq!(tag_value("a \"b\" \\ c\n"), "a \\\"b\\\" \\\\ c\\\\u000A");
+        // A tag value holding `]` reads back whole; a tag broken off at the end of its line
+        // does not swallow the next game.
+        let g =
+            read_games("[White \"a] [b\"]\n[Black \"unterminated\n[Event \"x\"]\n\n1. e2e4 *\n");
+        assert_eq!(g.len(), 1);
+        assert_eq!(g[0].tag("White"), Some("a] [b"));
+        assert_eq!(g[0].tag("Black"), Some("unterminated"));
+        assert_eq!(g[0].tag("Event"), Some("x"));
+        assert_eq!(g[0].moves, ["e2e4"]);
     }
 }

@@ -16,12 +16,14 @@ pub enum EngineScore {
 }
 
 impl EngineScore {
-    /// Centipawns, with mates as huge values (for adjudication thresholds).
+    /// Centipawns, with mates as huge values (for adjudication thresholds). The mate
+    /// distance counts up to 10 000 moves, so that any number an engine prints keeps the
+    /// score's sign.
     pub fn centipawns(self) -> i32 {
         match self {
             EngineScore::Cp(c) => c,
-            EngineScore::Mate(m) if m > 0 => 100_000 - m,
-            EngineScore::Mate(m) => -100_000 - m,
+            EngineScore::Mate(m) if m > 0 => 100_000 - m.min(10_000),
+            EngineScore::Mate(m) => -100_000 - m.max(-10_000),
         }
     }
 
@@ -30,7 +32,7 @@ impl EngineScore {
         match self {
             EngineScore::Cp(c) => format!("{:+.2}", c as f64 / 100.0),
             EngineScore::Mate(m) if m > 0 => format!("+M{m}"),
-            EngineScore::Mate(m) => format!("-M{}", -m),
+            EngineScore::Mate(m) => format!("-M{}", m.unsigned_abs()),
         }
     }
 }
@@ -105,6 +107,18 @@ pub enum Reply {
     Crashed,
 }
 
+/// Why a request for a move failed, when it was not the player dying or not answering in
+/// time (its reply is then [`Reply::Crashed`] all the same).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Fault {
+    /// The player broke the protocol and is not listened to any more; in words, what it
+    /// did (`printed a line longer than 65536 bytes`). It loses the game and is restarted.
+    Misbehaved(String),
+    /// The request was not sent: a line that [`Line::new`](crate::protocol::line::Line::new)
+    /// refuses (in words). The fault of the caller, not of the player.
+    Refused(String),
+}
+
 /// A reply with its timing and search information.
 #[derive(Clone, Debug)]
 pub struct Answer {
@@ -135,6 +149,11 @@ pub trait Player: Send {
     /// After a [`Reply::Crashed`] or a failed handshake: starts the player afresh.
     fn restart(&mut self) -> Result<(), String>;
 
+    /// After a [`Reply::Crashed`]: why, when it was not simply the player dying.
+    fn fault(&self) -> Option<Fault> {
+        None
+    }
+
     /// Ends the player at the end of the match (an engine gets `quit`).
     fn close(self: Box<Self>) {}
 }
@@ -156,5 +175,12 @@ mod tests {
         assert_eq!(EngineScore::Cp(-120).pgn(), "-1.20");
         assert_eq!(EngineScore::Mate(-2).pgn(), "-M2");
         assert!(EngineScore::Mate(5).centipawns() > 90_000);
+        // Whatever numbers an engine prints: no overflow, the sign kept.
+        assert!(EngineScore::Mate(i32::MAX).centipawns() > 0);
+        assert!(EngineScore::Mate(i32::MIN).centipawns() < 0);
+        assert_eq!(EngineScore::Mate(i32::MIN).pgn(), "-M2147483648");
+        let mut i = SearchInfo::default();
+        i.update("info score cp -2147483648 depth 4294967295 nodes 18446744073709551615");
+        assert_eq!(i.score, Some(EngineScore::Cp(i32::MIN)));
     }
 }

@@ -10,8 +10,17 @@ use super::game::{GameRecord, GameResult, PlayedMove, Termination, go_command};
 use super::openings::Opening;
 use super::player::SearchInfo;
 use super::seats::team_name;
+use super::text::echo;
 use crate::rules::piece::Colour;
 use crate::rules::{AnyGame, Game, GameEnd, MoveError, Variant};
+
+/// How many characters of a move a player named are repeated in the reason it loses by.
+const ECHO: usize = 40;
+
+/// `ms` as a clock value: a time too long for an i64 is the longest one.
+fn clock_ms(ms: u64) -> i64 {
+    i64::try_from(ms).unwrap_or(i64::MAX)
+}
 
 /// How a game ended: its result, the PGN termination, and the reason in words.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -117,7 +126,7 @@ impl Referee {
         }
         let clocks = limits
             .iter()
-            .map(|l| l.tc.map_or(0, |t| t.base_ms as i64))
+            .map(|l| l.tc.map_or(0, |t| clock_ms(t.base_ms)))
             .collect();
         Ok(Referee {
             variant,
@@ -190,8 +199,13 @@ impl Referee {
     pub fn time_allowed_ms(&self, margin_ms: u64) -> Option<u64> {
         let c = self.to_move().idx();
         match (self.limits[c].tc, self.limits[c].movetime_ms) {
-            (Some(_), _) => Some(self.clocks[c].max(0) as u64 + margin_ms),
-            (None, Some(mt)) => Some(mt + margin_ms),
+            (Some(_), _) => Some(
+                self.clocks[c]
+                    .max(0)
+                    .unsigned_abs()
+                    .saturating_add(margin_ms),
+            ),
+            (None, Some(mt)) => Some(mt.saturating_add(margin_ms)),
             (None, None) => None,
         }
     }
@@ -204,8 +218,10 @@ impl Referee {
         let c = colour.idx();
         let lim = self.limits[c];
         let late = match (lim.tc, lim.movetime_ms) {
-            (Some(_), _) => elapsed_ms as i64 > self.clocks[c] + margin_ms as i64,
-            (None, Some(mt)) => elapsed_ms > mt + margin_ms,
+            (Some(_), _) => {
+                clock_ms(elapsed_ms) > self.clocks[c].saturating_add(clock_ms(margin_ms))
+            }
+            (None, Some(mt)) => elapsed_ms > mt.saturating_add(margin_ms),
             (None, None) => false,
         };
         if late {
@@ -217,10 +233,12 @@ impl Referee {
         }
         self.before_charge = Some((self.clocks.clone(), self.made.clone()));
         if let Some(tc) = lim.tc {
-            self.clocks[c] += tc.inc_ms as i64 - elapsed_ms as i64;
-            self.made[c] += 1;
+            self.clocks[c] = self.clocks[c]
+                .saturating_add(clock_ms(tc.inc_ms))
+                .saturating_sub(clock_ms(elapsed_ms));
+            self.made[c] = self.made[c].saturating_add(1);
             if tc.moves.is_some_and(|m| self.made[c].is_multiple_of(m)) {
-                self.clocks[c] += tc.base_ms as i64;
+                self.clocks[c] = self.clocks[c].saturating_add(clock_ms(tc.base_ms));
             }
         }
         Ok(())
@@ -231,9 +249,10 @@ impl Referee {
     pub fn play(&mut self, name: &str, info: SearchInfo, time_ms: u64) -> Result<(), Ending> {
         let colour = self.to_move();
         let mv = self.game.parse_move(name).map_err(|err| {
+            // The move as the player gave it, which may be anything: made printable and cut.
             let what = match err {
-                MoveError::Malformed(s) => format!("an unparsable move: '{s}'"),
-                MoveError::Illegal(s) => format!("an illegal move: {s}"),
+                MoveError::Malformed(s) => format!("an unparsable move: '{}'", echo(&s, ECHO)),
+                MoveError::Illegal(s) => format!("an illegal move: {}", echo(&s, ECHO)),
             };
             Ending::loss(
                 colour,
@@ -388,5 +407,27 @@ mod tests {
             "{text}"
         );
         assert!(text.trim_end().ends_with('*'), "{text}");
+    }
+
+    #[test]
+    fn clocks_saturate_instead_of_overflowing() {
+        // The match's command line bounds its clocks; other callers (the GUI) may not.
+        let huge = Limits {
+            tc: Some(TimeControl {
+                moves: Some(1),
+                base_ms: u64::MAX,
+                inc_ms: u64::MAX,
+            }),
+            movetime_ms: Some(u64::MAX),
+            ..Limits::default()
+        };
+        let mut r =
+            Referee::new(Variant::Chess, false, &Opening::default(), vec![huge, huge]).unwrap();
+        assert_eq!(r.clock_ms(Colour::WHITE), i64::MAX);
+        assert_eq!(r.time_allowed_ms(u64::MAX), Some(u64::MAX));
+        r.charge_time(u64::MAX, u64::MAX).unwrap();
+        r.play("e2e4", SearchInfo::default(), u64::MAX).unwrap();
+        assert!(r.clock_ms(Colour::WHITE) > 0);
+        assert!(!r.go_command().contains('-'), "{}", r.go_command());
     }
 }
