@@ -22,7 +22,7 @@ use tokio::sync::mpsc::Sender;
 use crate::rules::Variant;
 use crate::runner::args::{EngineConfig, EngineKind, Limits};
 use crate::runner::engine::EngineProcess;
-use crate::runner::player::{Answer, Reply};
+use crate::runner::player::{Answer, Fault, Reply};
 
 /// How long the engine may take to answer `uci` and `isready`.
 const HANDSHAKE: Duration = Duration::from_secs(10);
@@ -73,6 +73,8 @@ pub enum Report {
     Failed(String),
     /// A [`Request::NewGame`] is done (or failed, in words).
     Ready(u64, Result<(), String>),
+    /// Something the page should be told about the engine, in words.
+    Status(String),
     /// A line the engine printed while thinking for request `id`.
     Line(u64, String),
     /// The answer to request `id`.
@@ -263,8 +265,14 @@ fn serve(
                     &|| cancel.load(Relaxed) >= id,
                 );
                 match answer.reply {
-                    // A dead engine is started again for the next game.
-                    Reply::Crashed => engine = None,
+                    // A dead engine is started again for the next game; one that broke the
+                    // protocol is said to have.
+                    Reply::Crashed => {
+                        if let Some(Fault::Misbehaved(why)) = e.fault() {
+                            report(Report::Status(format!("The engine {why}.")));
+                        }
+                        engine = None;
+                    }
                     Reply::Timeout if !e.stop_and_sync() => engine = None,
                     _ => {}
                 }

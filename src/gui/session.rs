@@ -243,6 +243,7 @@ impl Session {
                 });
             }
             Report::Ready(game, result) => self.engine_ready(game, result),
+            Report::Status(message) => self.outbox.push(ServerMessage::EngineStatus { message }),
             Report::Line(id, line) => {
                 if let Some(g) = &self.game
                     && g.thinking == Some(id)

@@ -15,7 +15,7 @@
 
 use std::io::{BufReader, Read as _, Write};
 use std::process::{Child, ChildStderr, ChildStdin, ChildStdout, Command, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, sync_channel};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, TrySendError, sync_channel};
 use std::time::{Duration, Instant};
 
 use super::args::{EngineConfig, EngineKind};
@@ -32,6 +32,10 @@ const POLL: Duration = Duration::from_millis(10);
 /// How many lines read from an engine may wait for the consumer: with lines of at most
 /// [`MAX_ENGINE_LINE`] bytes, at most 8 MiB per engine.
 pub const QUEUED_LINES: usize = 128;
+
+/// How many lines sent to an engine may wait for it to read them. An engine with more
+/// unread is not reading its input: it is treated as one that broke the protocol.
+pub const UNREAD_LINES: usize = 32;
 
 /// What the reader thread read from the engine's stdout.
 #[derive(Debug)]
@@ -73,6 +77,20 @@ impl WaitError {
 /// What a misbehaving engine did, in words.
 fn too_long() -> String {
     format!("printed a line longer than {MAX_ENGINE_LINE} bytes")
+}
+
+fn unread() -> String {
+    format!("does not read its input ({UNREAD_LINES} lines unread)")
+}
+
+/// The thread that writes the engine's input, line by line, until the engine closes it or
+/// the sender is dropped (which closes the engine's input).
+fn write_input(mut stdin: ChildStdin, lines: Receiver<Vec<u8>>) {
+    for chunk in lines {
+        if stdin.write_all(&chunk).and_then(|_| stdin.flush()).is_err() {
+            return;
+        }
+    }
 }
 
 /// `timeout` from now; a timeout too long to represent is a time that never comes.
@@ -130,7 +148,11 @@ fn log_stderr(stderr: ChildStderr, name: String) {
 pub struct EngineProcess {
     name: String,
     child: Child,
-    stdin: Option<ChildStdin>,
+    /// The lines to write to the engine's input, written by a thread of their own so that
+    /// an engine that does not read cannot block us (at most [`UNREAD_LINES`] wait).
+    input: Option<SyncSender<Vec<u8>>>,
+    /// The engine left [`UNREAD_LINES`] lines unread.
+    unread: bool,
     lines: Receiver<Timed>,
     /// What was received past the deadline of a wait, for the next one.
     pending: Option<Timed>,
@@ -176,7 +198,11 @@ impl EngineProcess {
         let mut child = command
             .spawn()
             .map_err(|e| format!("engine '{}': cannot start '{cmd}': {e}", cfg.name))?;
-        let stdin = child.stdin.take();
+        let stdin = child.stdin.take().expect("stdin is piped");
+        let (input, unsent) = sync_channel(UNREAD_LINES);
+        let _ = std::thread::Builder::new()
+            .name(format!("engine-{}-in", cfg.name))
+            .spawn(move || write_input(stdin, unsent));
         let stdout = child.stdout.take().expect("stdout is piped");
         let stderr = child.stderr.take().expect("stderr is piped");
         let (tx, rx) = sync_channel(QUEUED_LINES);
@@ -191,7 +217,8 @@ impl EngineProcess {
         let mut e = EngineProcess {
             name: cfg.name.clone(),
             child,
-            stdin,
+            input: Some(input),
+            unread: false,
             lines: rx,
             pending: None,
             misbehaved: false,
@@ -319,14 +346,21 @@ impl EngineProcess {
         WaitError::Refused(e)
     }
 
-    /// Writes a checked line to the engine's input.
+    /// Hands a checked line to the thread that writes the engine's input. Fails when the
+    /// input is closed, or when the engine has left [`UNREAD_LINES`] lines unread (then it
+    /// is treated as misbehaving, see [`EngineProcess::fault`]).
     fn send_line(&mut self, line: &Line) -> Result<(), ()> {
         tracing::debug!(engine = %self.name, "> {line}");
-        let stdin = self.stdin.as_mut().ok_or(())?;
-        stdin
-            .write_all(format!("{line}\n").as_bytes())
-            .and_then(|_| stdin.flush())
-            .map_err(|_| ())
+        let input = self.input.as_ref().ok_or(())?;
+        match input.try_send(format!("{line}\n").into_bytes()) {
+            Ok(()) => Ok(()),
+            Err(TrySendError::Full(_)) => {
+                tracing::warn!(engine = %self.name, "{}", unread());
+                self.unread = true;
+                Err(())
+            }
+            Err(TrySendError::Disconnected(_)) => Err(()),
+        }
     }
 
     /// The next line the engine printed, if it printed it by `deadline`. What was read past
@@ -423,6 +457,9 @@ impl EngineProcess {
     pub fn fault(&self) -> Option<Fault> {
         if self.misbehaved {
             return Some(Fault::Misbehaved(too_long()));
+        }
+        if self.unread {
+            return Some(Fault::Misbehaved(unread()));
         }
         self.refused
             .as_ref()
@@ -559,7 +596,7 @@ impl EngineProcess {
     /// Ends the engine: `quit`, a moment to exit, then the whole process group is killed.
     pub fn quit(mut self) {
         let _ = self.send("quit");
-        self.stdin = None;
+        self.input = None;
         // Wait a moment for the end of its output (without reaping it, so that its process
         // group id stays reserved until Drop has signalled the group).
         let deadline = deadline_after(Duration::from_millis(300));
@@ -570,7 +607,7 @@ impl EngineProcess {
 
 impl Drop for EngineProcess {
     fn drop(&mut self) {
-        self.stdin = None;
+        self.input = None;
         #[cfg(unix)]
         {
             if let Ok(pid) = i32::try_from(self.child.id()) {
@@ -670,5 +707,54 @@ impl Player for EnginePlayer {
         if let Some(p) = self.process.take() {
             p.quit();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::runner::args::Limits;
+
+    /// An engine that answers the handshake and then never reads its input again: the lines
+    /// sent to it wait in the pipe, then in the writer's queue; once [`UNREAD_LINES`] wait,
+    /// the request fails and the engine is said to misbehave. Before the writer thread, the
+    /// first write past the pipe's buffer blocked the match (or the GUI session) for good.
+    #[cfg(unix)]
+    #[test]
+    fn an_engine_that_does_not_read_its_input_cannot_block_us() {
+        let script = "read a; echo uciok; read b; echo readyok; exec sleep 60";
+        let cfg = EngineConfig {
+            name: "deaf".into(),
+            kind: EngineKind::Process {
+                cmd: "sh".into(),
+                args: vec!["-c".into(), script.into()],
+                dir: None,
+            },
+            options: Vec::new(),
+            limits: Limits::default(),
+            timemargin_ms: None,
+        };
+        let (done, finished) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let mut e = EngineProcess::start(&cfg, Variant::Chess, Duration::from_secs(10))
+                .expect("the handshake is answered");
+            // A position line of about 60 KB: one fills the pipe's buffer.
+            let moves = " e2e4 e7e5 g1f3 b8c6 f3g1 c6b8 g1f3 b8c6".repeat(1500);
+            let position = format!("position startpos moves{moves}");
+            let mut crashed = 0;
+            for _ in 0..UNREAD_LINES + 8 {
+                let a = e.go(&position, "go nodes 1", Duration::from_millis(1));
+                if a.reply == Reply::Crashed {
+                    crashed += 1;
+                    break;
+                }
+            }
+            let _ = done.send((crashed, e.fault()));
+        });
+        let (crashed, fault) = finished
+            .recv_timeout(Duration::from_secs(60))
+            .expect("sending to an engine that does not read never blocks");
+        assert_eq!(crashed, 1);
+        assert_eq!(fault, Some(Fault::Misbehaved(unread())));
     }
 }
