@@ -441,3 +441,75 @@ fn holes_ranges_and_royal_capture() {
         }
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Issue 70: texts that would break a protocol line, panics, unbounded loading, reserve
+// counts, repeated moves.
+// ---------------------------------------------------------------------------------------------
+
+// Reserve counts.
+
+fn polyhedron_fen_with_reserve(white: &str) -> String {
+    let start = load("polyhedron-data.toml").start_fen().to_string();
+    start.replace("[]", &format!("[{white}]"))
+}
+
+/// Reserve counts are wide enough for any position a FEN may give, and a FEN giving a side
+/// more pieces than the board has cells is refused in words (256 Queens read back as 0).
+#[test]
+fn reserve_counts_are_bounded_and_round_trip() {
+    let v = load("polyhedron-data.toml");
+    let e = AnyGame::from_fen(v, &polyhedron_fen_with_reserve(&"Q".repeat(256))).unwrap_err();
+    assert!(
+        e.contains("more pieces on the board and in reserve together than the board has cells"),
+        "{e}"
+    );
+    // 74 pieces on the board and 226 in reserve: 300, the board's cells.
+    let fen = polyhedron_fen_with_reserve(&format!("{}{}", "Q".repeat(200), "R".repeat(26)));
+    let mut g = AnyGame::from_fen(v, &fen).unwrap_or_else(|e| panic!("{e}"));
+    common::check_position(&mut g);
+    assert_eq!(
+        g.in_hand(strata::rules::piece::Colour::WHITE),
+        [(3, 26), (4, 200)]
+    );
+    let back = AnyGame::from_fen(v, &g.fen()).unwrap();
+    assert_eq!(back.key(), g.key());
+    let e = AnyGame::from_fen(v, &polyhedron_fen_with_reserve(&"Q".repeat(227))).unwrap_err();
+    assert!(e.contains("300"), "{e}");
+}
+
+/// From a FEN at the bound (every piece a side may have), games keep every FEN readable and
+/// every key equal to the key of its re-read FEN: moves never add to a side's pieces.
+#[test]
+fn games_from_a_full_reserve_keep_their_fens_readable() {
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+    use strata::rules::MoveList;
+    let text = "[[variant]]\nname = \"full-reserve\"\nsource = \"a test\"\n\
+        board = { files = 4, ranks = 4 }\n\
+        start = \"rnk1/pppp/PPPP/RNK1[RRRRRRRRRnnnnnnnnn] w 0 1\"\n\
+        [[variant.piece]]\nletter = \"K\"\nname = \"King\"\nroyal = true\nmoves = [{ step = \"all\" }]\n\
+        [[variant.piece]]\nletter = \"R\"\nname = \"Rook\"\nmoves = [{ slide = \"orthogonal\" }]\n\
+        [[variant.piece]]\nletter = \"N\"\nname = \"Knight\"\nmoves = [{ leap = [1, 2, 0] }]\n\
+        [[variant.piece]]\nletter = \"P\"\nname = \"Pawn\"\npawn = true\nmoves = [\n\
+        { step = \"orthogonal\", forward = true, only = \"move\" },\n\
+        { step = \"diagonal\", forward = true, only = \"capture\" },\n]\n\
+        [variant.promotion]\nchoices = \"captured\"\n";
+    let v = defined::load_text("full.toml", text).unwrap_or_else(|e| panic!("{e}"))[0];
+    // 7 on the board and 9 in reserve: the 16 cells. One more is refused.
+    let over = AnyGame::from_fen(v, "rnk1/pppp/PPPP/RNK1[RRRRRRRRRRnnnnnnnnn] w 0 1");
+    assert!(over.is_err());
+    let mut rng = StdRng::seed_from_u64(70);
+    for _ in 0..40 {
+        let mut g = AnyGame::startpos(v);
+        for _ in 0..60 {
+            common::check_position(&mut g);
+            let mut list = MoveList::new();
+            g.generate(&mut list);
+            if list.is_empty() || g.outcome().is_some() {
+                break;
+            }
+            g.make(list.as_slice()[rng.gen_range(0..list.len())]);
+        }
+    }
+}

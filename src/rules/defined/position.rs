@@ -12,8 +12,11 @@ use crate::rules::piece::{Colour, Kind, Piece};
 /// "No en passant cell".
 pub(super) const NO_EP: u16 = u16::MAX;
 
-/// A side's reserve: how many of each kind it holds.
-pub type Reserve = [u8; MAX_KINDS];
+/// A side's reserve: how many of each kind it holds. A FEN may give a side at most as many
+/// pieces, on the board and in its reserve together, as the board has cells (see
+/// [`DefinedPosition::from_fen`]), and no move adds to that number, so the counts stay
+/// below [`crate::rules::board::MAX_CELLS`].
+pub type Reserve = [u16; MAX_KINDS];
 
 /// What taking back a move restores.
 #[derive(Clone, Copy, Debug)]
