@@ -11,7 +11,9 @@
 mod explain;
 mod fen;
 pub mod file;
+pub mod limits;
 mod movegen;
+mod pieces;
 mod position;
 pub mod rules;
 

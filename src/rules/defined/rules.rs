@@ -7,9 +7,8 @@ use std::any::Any;
 use std::ops::Range;
 use std::sync::OnceLock;
 
-use super::file::{
-    AtomDef, BoardDef, Direction, Directions, Leaps, OneOrMany, PieceDef, VariantDef,
-};
+use super::file::{BoardDef, OneOrMany, PieceDef, VariantDef};
+use super::pieces;
 use crate::rules::bitset::{BitSet, Cell};
 use crate::rules::board::MAX_KINDS;
 use crate::rules::geometry::{Geometry, GeometrySpec, LevelSpec, Vector};
@@ -208,11 +207,6 @@ pub fn class_vectors(class: &str) -> Option<Vec<Vector>> {
     Some(out)
 }
 
-/// Every permutation and sign of `t`, without repeats.
-fn leap_vectors(t: [i32; 3]) -> Vec<Vector> {
-    crate::rules::geometry::permutations_with_signs(t.map(|x| x as i8))
-}
-
 fn names(x: &OneOrMany) -> Vec<String> {
     match x {
         OneOrMany::One(s) => vec![s.clone()],
@@ -347,118 +341,6 @@ fn forward_axes(list: &[String], span: &Range<usize>) -> Result<Vec<(usize, i8)>
     Ok(out)
 }
 
-/// Whether `v` goes forward for a colour whose forward axes are `axes`: never against one
-/// of them, and along at least one.
-fn is_forward(v: Vector, axes: &[(usize, i8)]) -> bool {
-    axes.iter().all(|&(i, s)| v[i] * s >= 0) && axes.iter().any(|&(i, s)| v[i] * s > 0)
-}
-
-/// One atom's vectors, slide range and abilities.
-struct Atom {
-    vectors: Vec<Vector>,
-    /// Vectors given one by one, which Black gets mirrored along the forward axes.
-    explicit: Vec<Vector>,
-    /// `Some(range)` for a slide, `None` for a leap (a step is a leap of one cell).
-    slide: Option<u32>,
-    moves: bool,
-    captures: bool,
-    forward: bool,
-}
-
-fn atom(a: &AtomDef, span: &Range<usize>) -> Result<Atom, Refusal> {
-    let given = a.slide.is_some() as u8 + a.step.is_some() as u8 + a.leap.is_some() as u8;
-    if given != 1 {
-        return refuse(
-            span,
-            "a move needs exactly one of `slide`, `step` or `leap`",
-        );
-    }
-    // (class vectors, explicit vectors)
-    let directions = |x: &Directions, step: bool| -> Result<(Vec<Vector>, Vec<Vector>), Refusal> {
-        let items = match x {
-            Directions::One(s) => vec![Direction::Class(s.clone())],
-            Directions::Many(v) => v.clone(),
-        };
-        let (mut classes, mut explicit) = (Vec::new(), Vec::new());
-        for d in items {
-            match d {
-                Direction::Class(c) => match class_vectors(&c) {
-                    Some(v) => classes.extend(v),
-                    None => {
-                        return refuse(
-                            span,
-                            format!(
-                                "unknown direction class '{c}' (orthogonal, diagonal, triagonal, all)"
-                            ),
-                        );
-                    }
-                },
-                Direction::Vector(v) => {
-                    if v.iter().any(|x| x.abs() > 1) || v == [0, 0, 0] {
-                        return refuse(
-                            span,
-                            format!(
-                                "direction {v:?}: components -1, 0 or 1, not all 0{}",
-                                if step {
-                                    " (longer jumps are leaps)"
-                                } else {
-                                    ""
-                                }
-                            ),
-                        );
-                    }
-                    explicit.push(v.map(|x| x as i8));
-                }
-            }
-        }
-        Ok((classes, explicit))
-    };
-    let ((vectors, explicit), slide) = if let Some(s) = &a.slide {
-        if a.range == Some(0) {
-            return refuse(span, "`range` must be at least 1");
-        }
-        (directions(s, false)?, Some(a.range.unwrap_or(u32::MAX)))
-    } else if let Some(s) = &a.step {
-        if a.range.is_some() {
-            return refuse(span, "`range` belongs to a slide, not a step");
-        }
-        (directions(s, true)?, None)
-    } else {
-        if a.range.is_some() {
-            return refuse(span, "`range` belongs to a slide, not a leap");
-        }
-        let triples = match a.leap.as_ref().expect("one is given") {
-            Leaps::One(t) => vec![*t],
-            Leaps::Many(v) => v.clone(),
-        };
-        let mut out = Vec::new();
-        for t in triples {
-            if t.iter().any(|x| x.abs() > 15) || t == [0, 0, 0] {
-                return refuse(
-                    span,
-                    format!("leap {t:?}: components from -15 to 15, not all 0"),
-                );
-            }
-            out.extend(leap_vectors(t));
-        }
-        ((out, Vec::new()), None)
-    };
-    let (moves, captures) = match a.only.as_deref() {
-        None => (true, true),
-        Some("move") => (true, false),
-        Some("capture") => (false, true),
-        Some(o) => return refuse(span, format!("only = '{o}': write \"move\" or \"capture\"")),
-    };
-    Ok(Atom {
-        vectors,
-        explicit,
-        slide,
-        moves,
-        captures,
-        forward: a.forward,
-    })
-}
-
 fn piece_letter(p: &PieceDef) -> Result<char, Refusal> {
     let mut c = p.letter.get_ref().chars();
     match (c.next(), c.next()) {
@@ -534,9 +416,6 @@ pub fn compile(def: &VariantDef, path: &str) -> Result<Rules, Refusal> {
             letter: l,
             name: Box::leak(pd.name.clone().into_boxed_str()),
         });
-        if pd.moves.is_empty() {
-            return refuse(&span, format!("piece '{l}' has no moves"));
-        }
         royal |= (pd.royal as u16) << k;
         pawns |= (pd.pawn as u16) << k;
         capture_promoters |= (pd.promotes_after_capture as u16) << k;
@@ -546,67 +425,19 @@ pub fn compile(def: &VariantDef, path: &str) -> Result<Rules, Refusal> {
                 format!("piece '{l}' cannot be both royal and a pawn"),
             );
         }
+        let atoms = pieces::atoms(l, pd, &span)?;
         for (c, fwd) in [&white_fwd, &black_fwd].into_iter().enumerate() {
+            let side = pieces::Side {
+                white_forward: &white_fwd,
+                forward: fwd,
+                black: c == 1,
+            };
+            let piece = pieces::compile(l, &atoms, pd.pawn, &geo, &side, &span)?;
             let m = &mut movement[c];
-            let mut leap_move = vec![Bb::EMPTY; geo.cells()];
-            let mut leap_capture = vec![Bb::EMPTY; geo.cells()];
-            let mut slides = Vec::new();
-            let mut steps = Vec::new();
-            for a in &pd.moves {
-                let at = atom(a.get_ref(), &a.span())?;
-                let mirrored = at.explicit.iter().map(|&v| {
-                    let mut w = v;
-                    if c == 1 {
-                        for &(i, _) in &white_fwd {
-                            w[i] = -w[i];
-                        }
-                    }
-                    w
-                });
-                let mut vectors: Vec<Vector> = Vec::new();
-                for v in at.vectors.iter().copied().chain(mirrored) {
-                    if (!at.forward || is_forward(v, fwd)) && !vectors.contains(&v) {
-                        vectors.push(v);
-                    }
-                }
-                if vectors.is_empty() {
-                    return refuse(&a.span(), "no direction is left of this move (forward?)");
-                }
-                match at.slide {
-                    Some(range) => {
-                        for v in &vectors {
-                            let dir = dirs.iter().position(|d| d == v).expect("unit vector");
-                            slides.push(Slide {
-                                dir,
-                                range,
-                                moves: at.moves,
-                                captures: at.captures,
-                            });
-                        }
-                    }
-                    None => {
-                        let table = geo.leap_table(&vectors);
-                        for (cell, t) in table.into_iter().enumerate() {
-                            if at.moves {
-                                leap_move[cell] |= t;
-                            }
-                            if at.captures {
-                                leap_capture[cell] |= t;
-                            }
-                        }
-                        if pd.pawn && at.moves {
-                            steps.extend(vectors.iter().filter(|v| v.iter().all(|x| x.abs() <= 1)));
-                        }
-                    }
-                }
-            }
-            // Directions that exist nowhere on this board (vertical ones on a flat board)
-            // are dropped.
-            slides.retain(|s| (0..geo.cells()).any(|cell| geo.ray(cell, s.dir).any()));
-            m.leap_move.push(leap_move);
-            m.leap_capture.push(leap_capture);
-            m.slides.push(slides);
-            m.pawn_steps.push(steps);
+            m.leap_move.push(piece.leap_move);
+            m.leap_capture.push(piece.leap_capture);
+            m.slides.push(piece.slides);
+            m.pawn_steps.push(piece.pawn_steps);
         }
     }
     let kinds = letters.len();
@@ -714,6 +545,8 @@ pub fn compile(def: &VariantDef, path: &str) -> Result<Rules, Refusal> {
                 let mut ks = Vec::new();
                 for s in names(other) {
                     match kind_of(&letters, &s) {
+                        // Each choice once: a repeated one would be a second, equal move.
+                        Some(k) if ks.contains(&k) => {}
                         Some(k) if royal >> k & 1 == 0 && pawns >> k & 1 == 0 => ks.push(k),
                         Some(_) => {
                             return refuse(
@@ -1015,6 +848,7 @@ impl Rules {
 
 #[cfg(test)]
 mod tests {
+    use super::super::pieces::{is_forward, leap_vectors};
     use super::*;
 
     #[test]
