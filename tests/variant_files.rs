@@ -514,6 +514,38 @@ fn games_from_a_full_reserve_keep_their_fens_readable() {
     }
 }
 
+// En passant.
+
+/// A pawn that steps every way (found by the loader's fuzz test): a double step gives an
+/// en passant right only when the cell passed names one pawn, so that every position reads
+/// back from its FEN with the same pawn to take.
+#[test]
+fn en_passant_names_one_pawn() {
+    let text = std::fs::read_to_string(root().join("variants/chess-data.toml"))
+        .unwrap()
+        .replacen("name = \"chess-data\"", "name = \"chess-any-step\"", 1)
+        .replacen("moves = [\n", "moves = [{ step = \"all\" },\n", 1);
+    let v = defined::load_text("any-step.toml", &text).unwrap_or_else(|e| panic!("{e}"))[0];
+    let play = |fen: Option<&str>, mv: &str| -> AnyGame {
+        let mut g = match fen {
+            None => AnyGame::startpos(v),
+            Some(f) => AnyGame::from_fen(v, f).unwrap(),
+        };
+        let m = g.parse_move(mv).unwrap();
+        g.make(m);
+        common::check_position(&mut g);
+        g
+    };
+    // Only the a-pawn can have passed a3: the right stands (the b2 pawn is not its pawn).
+    assert!(play(None, "a2a4").fen().contains(" a3 "));
+    // c3 passed by c2-c4, or by b2-d4 (a diagonal double step): no right.
+    let g = play(
+        Some("rnbqkbnr/pppppppp/8/8/3P4/8/P1P1PPPP/RNBQKBNR w KQkq - 0 1"),
+        "c2c4",
+    );
+    assert!(g.fen().contains(" KQkq - "), "{}", g.fen());
+}
+
 // Repeated moves.
 
 /// Chess from a file whose pieces list their moves more than once (the same pawn step,
