@@ -620,3 +620,123 @@ fn repeated_moves_are_generated_once() {
         assert_eq!(counts[0], counts[1], "{fen:?}: repeated, original");
     }
 }
+
+// Loading: texts, panics, bounds, the registry.
+
+/// A temporary file holding `text`, named after the test and this process.
+fn temp_file(name: &str, text: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("strata-vf-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// The lines an in-process engine prints for one protocol line.
+fn engine_answer(line: &str) -> Vec<String> {
+    use std::sync::Arc;
+    use strata::protocol::{Captured, Engine};
+    let out = Arc::new(Captured::default());
+    let mut engine = Engine::new(out.clone());
+    engine.handle_line(line);
+    out.take()
+}
+
+/// A string, a title, a piece name, a start position, a hole... holding a line break or a
+/// control character is refused when the file is read, with its line, so that no text of a
+/// file can ever become a protocol line of its own (`readyok`, `bestmove a1a1`).
+#[test]
+fn texts_that_would_break_a_protocol_line_are_refused_with_their_line() {
+    let holed = GOOD.replace("levels = 2 }", "levels = 2, holes = [\"Bb2\"] }");
+    let castle = format!(
+        "{GOOD}\n[[variant.castling]]\nletter = \"K\"\nking = \"Ac1\"\nrook = \"Aa1\"\nking_to = \"Ab1\"\nrook_to = \"Ac1\"\n"
+    );
+    let forged = "\\nreadyok\\nbestmove a1a1";
+    // (the file, the line the error must name)
+    let cases: Vec<(String, usize)> = vec![
+        (
+            with("name = \"tiny\"", &format!("name = \"tiny{forged}\"")),
+            2,
+        ),
+        (
+            with("source = \"a test\"", &format!("source = \"a{forged}\"")),
+            3,
+        ),
+        (
+            with(
+                "source = \"a test\"",
+                &format!("source = \"a\"\ntitle = \"T{forged}\""),
+            ),
+            4,
+        ),
+        (with("source = \"a test\"", "source = \"a\\r\""), 3),
+        (with("source = \"a test\"", "source = \"a\\u001b[31m\""), 3),
+        (with("source = \"a test\"", "source = \"a\\u2028b\""), 3),
+        (with("source = \"a test\"", "source = \"a\\u0085b\""), 3),
+        (with("source = \"a test\"", "source = \"a\\tb\""), 3),
+        (
+            with("name = \"King\"", &format!("name = \"King{forged}\"")),
+            9,
+        ),
+        (with("2K w 0 1\"", &format!("2K w 0 1{forged}\"")), 5),
+        (with("k2/3/3|", "k2/3/3\\n|"), 5),
+        (holed.replace("\"Bb2\"", "\"Bb2\\n\""), 4),
+        (with("letter = \"K\"", "letter = \"K\\n\""), 8),
+        (with("step = \"all\"", "step = \"all\\n\""), 11),
+        (
+            with("step = \"all\"", "step = \"all\", only = \"move\\n\""),
+            11,
+        ),
+        (with("start =", "goal = \"checkmate\\n\"\nstart ="), 5),
+        (
+            castle.replace("king_to = \"Ab1\"", "king_to = \"Ab1\\nreadyok\""),
+            13,
+        ),
+    ];
+    let mut wrong = Vec::new();
+    for (text, line) in &cases {
+        let e = refused(text);
+        let shown = e.to_string();
+        let about_it = e.message.contains("line break") || e.message.contains("control character");
+        if e.line != Some(*line)
+            || !about_it
+            || shown.chars().any(strata::protocol::line::is_forbidden)
+        {
+            wrong.push(format!(
+                "expected line {line} and a refused character, got: {shown:?}"
+            ));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// Through the engine: a file whose texts hold forged protocol lines is answered with one
+/// line, an error, and prints none of them.
+#[test]
+fn variant_path_with_forged_lines_answers_one_error_line() {
+    for (i, (from, to)) in [
+        (
+            "source = \"a test\"",
+            "title = \"Tiny\\nreadyok\\nbestmove a1a1\"\nsource = \"a\"",
+        ),
+        ("source = \"a test\"", "source = \"a\\r\\nreadyok\""),
+        ("name = \"King\"", "name = \"King\\nbestmove a1a1\""),
+        ("2K w 0 1\"", "2K w 0 1\\nreadyok\""),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let text = with(from, to).replace("\"tiny\"", &format!("\"forged-{i}\""));
+        let path = temp_file(&format!("forged-{i}.toml"), &text);
+        let printed = engine_answer(&format!(
+            "setoption name VariantPath value {}",
+            path.display()
+        ));
+        assert_eq!(printed.len(), 1, "{to}: {printed:?}");
+        assert!(
+            printed[0].starts_with("info string error"),
+            "{to}: {printed:?}"
+        );
+        assert!(Variant::from_name(&format!("forged-{i}")).is_none());
+    }
+}

@@ -21,10 +21,10 @@ pub struct VariantDef {
     pub name: Spanned<String>,
     /// The name players know it by.
     #[serde(default)]
-    pub title: Option<String>,
+    pub title: Option<Spanned<String>>,
     /// Where its rules come from.
     #[serde(default)]
-    pub source: Option<String>,
+    pub source: Option<Spanned<String>>,
     /// The board.
     pub board: Spanned<BoardDef>,
     /// White's forward axes (`"y"`, `"z"`, or `"-y"`...); Black's are the opposite ones.
@@ -122,7 +122,7 @@ pub struct PieceDef {
     /// Its letter (upper case in the file; Black's is the lower case).
     pub letter: Spanned<String>,
     /// Its name.
-    pub name: String,
+    pub name: Spanned<String>,
     /// How it moves.
     pub moves: Vec<Spanned<AtomDef>>,
     /// Whether it is royal (the King).

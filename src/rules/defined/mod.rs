@@ -22,6 +22,7 @@ pub use rules::{Goal, Rules};
 
 use std::sync::RwLock;
 
+use crate::protocol::line;
 use crate::rules::bitset::Cell;
 use crate::rules::clocks::NullMove;
 use crate::rules::game::{Game, GameEnd, MoveError};
@@ -88,8 +89,8 @@ pub struct FileError {
 impl std::fmt::Display for FileError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self.line {
-            Some(l) => write!(f, "{}:{}: {}", self.path, l, self.message),
-            None => write!(f, "{}: {}", self.path, self.message),
+            Some(l) => write!(f, "{}:{}: {}", line::escape(&self.path), l, self.message),
+            None => write!(f, "{}: {}", line::escape(&self.path), self.message),
         }
     }
 }
@@ -102,10 +103,11 @@ fn line_of(text: &str, byte: usize) -> usize {
 /// messages), each with the line of its start position (read once the rules are in
 /// place). The whole file is refused at its first error.
 pub fn compile_text(path: &str, text: &str) -> Result<Vec<(Rules, usize)>, FileError> {
+    // The message may quote the file: it is kept to one line of printable text.
     let err = |span: Option<std::ops::Range<usize>>, message: String| FileError {
         path: path.to_string(),
         line: span.map(|s| line_of(text, s.start)),
-        message,
+        message: line::escape(&message).into_owned(),
     };
     let file: file::VariantFile = toml::from_str(text).map_err(|e| {
         let first = e.message().lines().next().unwrap_or("").to_string();

@@ -8,6 +8,7 @@ use std::ops::Range;
 use std::sync::OnceLock;
 
 use super::file::{BoardDef, OneOrMany, PieceDef, VariantDef};
+use super::limits;
 use super::pieces;
 use crate::rules::bitset::{BitSet, Cell};
 use crate::rules::board::MAX_KINDS;
@@ -368,6 +369,7 @@ fn kind_of(letters: &[char], s: &str) -> Option<Kind> {
 
 /// Compiles one definition (`path` names the file, for messages).
 pub fn compile(def: &VariantDef, path: &str) -> Result<Rules, Refusal> {
+    limits::texts(def)?;
     let name = def.name.get_ref();
     let nspan = def.name.span();
     if name.is_empty()
@@ -414,7 +416,7 @@ pub fn compile(def: &VariantDef, path: &str) -> Result<Rules, Refusal> {
         letters.push(l);
         infos.push(PieceInfo {
             letter: l,
-            name: Box::leak(pd.name.clone().into_boxed_str()),
+            name: Box::leak(pd.name.get_ref().clone().into_boxed_str()),
         });
         royal |= (pd.royal as u16) << k;
         pawns |= (pd.pawn as u16) << k;
@@ -744,8 +746,15 @@ pub fn compile(def: &VariantDef, path: &str) -> Result<Rules, Refusal> {
     };
     Ok(Rules {
         name,
-        title: def.title.clone().unwrap_or_else(|| name.to_string()),
-        source: def.source.clone().unwrap_or_default(),
+        title: def
+            .title
+            .as_ref()
+            .map_or_else(|| name.to_string(), |t| t.get_ref().clone()),
+        source: def
+            .source
+            .as_ref()
+            .map(|s| s.get_ref().clone())
+            .unwrap_or_default(),
         path: path.to_string(),
         info,
         geo,
