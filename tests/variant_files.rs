@@ -740,3 +740,128 @@ fn variant_path_with_forged_lines_answers_one_error_line() {
         assert!(Variant::from_name(&format!("forged-{i}")).is_none());
     }
 }
+
+/// A King alone in two corners of a flat board of `files` x `ranks` less `holes` (never
+/// `a1` or the top right corner).
+fn flat(name: &str, files: usize, ranks: usize, holes: &[&str]) -> String {
+    let rows: Vec<String> = (1..=ranks)
+        .rev()
+        .map(|rank| {
+            let gone = holes
+                .iter()
+                .filter(|h| h[1..].parse::<usize>() == Ok(rank))
+                .count();
+            let mut width = files - gone;
+            let mut row = String::new();
+            if rank == 1 {
+                row.push('K');
+                width -= 1;
+            }
+            if rank == ranks {
+                width -= 1;
+            }
+            if width > 0 {
+                row.push_str(&width.to_string());
+            }
+            if rank == ranks {
+                row.push('k');
+            }
+            row
+        })
+        .collect();
+    let holes: Vec<String> = holes.iter().map(|h| format!("\"{h}\"")).collect();
+    format!(
+        "[[variant]]\nname = \"{name}\"\nsource = \"a test\"\n\
+         board = {{ files = {files}, ranks = {ranks}, holes = [{}] }}\n\
+         start = \"{} w 0 1\"\n\
+         [[variant.piece]]\nletter = \"K\"\nname = \"King\"\nroyal = true\nmoves = [{{ step = \"all\" }}]\n",
+        holes.join(", "),
+        rows.join("/")
+    )
+}
+
+/// Boards too large before their holes are taken out, repeated holes, huge vector and leap
+/// components, castling onto one cell, ranks past 99: each is refused or loaded, and
+/// nothing panics ("geometry has more cells than its bitset width").
+#[test]
+fn boards_holes_and_numbers_never_panic() {
+    // 18 x 18 = 324 cells less 4 holes: 320, the most a board may have.
+    let v = defined::load_text(
+        "big.toml",
+        &flat("big-holed", 18, 18, &["b2", "c3", "d4", "e5"]),
+    )
+    .unwrap_or_else(|e| panic!("{e}"))[0];
+    assert_eq!(v.layout().cells.len(), 320);
+    // The King on a1 cannot step into the hole b2.
+    assert_eq!(AnyGame::startpos(v).count_moves(), 2);
+    // Repeated holes are refused, not counted again.
+    let e = refused(&flat("big-repeat", 18, 18, &["b2", "b2", "b2", "b2"]));
+    assert!(
+        e.message.contains("given twice") && e.line == Some(4),
+        "{e}"
+    );
+    // Three holes leave 321 cells.
+    let e = refused(&flat("big-321", 18, 18, &["b2", "c3", "d4"]));
+    assert!(e.message.contains("321 cells"), "{e}");
+    let e = refused(&flat("big-26", 26, 99, &["b2"]));
+    assert!(e.message.contains("2573 cells"), "{e}");
+    // Components that overflow when negated, or wrap when narrowed.
+    for (from, to, words) in [
+        (
+            "step = \"all\"",
+            "step = [[-2147483648, 0, 0]]",
+            "components -1, 0 or 1",
+        ),
+        (
+            "step = \"all\"",
+            "slide = [[256, 0, 0]]",
+            "components -1, 0 or 1",
+        ),
+        (
+            "step = \"all\"",
+            "leap = [-2147483648, 1, 2]",
+            "components from -15 to 15",
+        ),
+        (
+            "step = \"all\"",
+            "leap = [256, 0, 0]",
+            "components from -15 to 15",
+        ),
+        ("step = \"all\"", "slide = \"all\", range = 4294967295", ""),
+    ] {
+        let text = with(from, to);
+        match defined::compile_text("bad.toml", &text) {
+            Ok(_) => assert!(words.is_empty(), "{to} accepted"),
+            Err(e) => assert!(
+                !words.is_empty() && e.message.contains(words) && e.line == Some(11),
+                "{to}: {e}"
+            ),
+        }
+    }
+    // Ranks named with three digits, a level of holes only, a King and Rook castling onto
+    // one cell.
+    let level = |ranks: &str| {
+        GOOD.replace(
+            "board = { files = 3, ranks = 3, levels = 2 }",
+            &format!("board = {{ level = [{{ files = \"a-c\", ranks = \"{ranks}\" }}, {{ files = \"a-c\", ranks = \"1-3\" }}] }}"),
+        )
+    };
+    for ranks in ["1-100", "1-127", "0-3", "1-128"] {
+        let e = refused(&level(ranks));
+        assert!(e.message.contains("ranks"), "{ranks}: {e}");
+    }
+    let e = refused(&GOOD.replace(
+        "levels = 2 }",
+        "levels = 2, holes = [\"Aa1\", \"Ab1\", \"Ac1\", \"Aa2\", \"Ab2\", \"Ac2\", \"Aa3\", \"Ab3\", \"Ac3\"] }",
+    ));
+    assert!(e.message.contains("level A has no cells"), "{e}");
+    let e = refused(&format!(
+        "{GOOD}\n[[variant.castling]]\nletter = \"K\"\nking = \"Ac1\"\nrook = \"Aa1\"\nking_to = \"Ab1\"\nrook_to = \"Ab1\"\n"
+    ));
+    assert!(
+        e.message.contains("different cells") && e.line == Some(13),
+        "{e}"
+    );
+    let e = refused(&with("board =", "forward = [\"y\", \"-y\"]\nboard ="));
+    assert!(e.message.contains("given twice"), "{e}");
+}

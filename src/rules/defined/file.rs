@@ -99,10 +99,10 @@ pub struct BoardDef {
     /// Levels one by one, bottom first, each with the files and ranks it covers in the
     /// board's common frame.
     #[serde(default)]
-    pub level: Vec<LevelDef>,
+    pub level: Vec<Spanned<LevelDef>>,
     /// Cells that do not exist.
     #[serde(default)]
-    pub holes: Vec<String>,
+    pub holes: Vec<Spanned<String>>,
 }
 
 /// One level: `files = "b-i"`, `ranks = "2-9"`.

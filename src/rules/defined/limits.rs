@@ -21,6 +21,8 @@ pub const MAX_ATOM_ITEMS: usize = 32;
 /// The most distinct step and leap vectors of one piece (all its moves together; a 3D
 /// Knight has 24, Polyhedron's Space Knight 72).
 pub const MAX_PIECE_VECTORS: usize = 256;
+/// The most holes a board may list.
+pub const MAX_HOLES: usize = 1024;
 /// The longest variant name (the `UCI_Variant` value), in characters.
 pub const MAX_NAME_CHARS: usize = 64;
 /// The longest title, source or piece name, in characters.
@@ -70,11 +72,11 @@ pub(super) fn texts(def: &VariantDef) -> Result<(), Refusal> {
     }
     let board = def.board.get_ref();
     for l in &board.level {
-        text("board: level files", &l.files, &def.board.span(), any)?;
-        text("board: level ranks", &l.ranks, &def.board.span(), any)?;
+        text("board: level files", &l.get_ref().files, &l.span(), any)?;
+        text("board: level ranks", &l.get_ref().ranks, &l.span(), any)?;
     }
     for h in &board.holes {
-        text("board: hole", h, &def.board.span(), any)?;
+        text("board: hole", h.get_ref(), &h.span(), any)?;
     }
     for p in &def.piece {
         let pd = p.get_ref();

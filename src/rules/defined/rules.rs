@@ -7,12 +7,14 @@ use std::any::Any;
 use std::ops::Range;
 use std::sync::OnceLock;
 
+use std::collections::HashSet;
+
 use super::file::{BoardDef, OneOrMany, PieceDef, VariantDef};
-use super::limits;
+use super::limits::{self, MAX_HOLES};
 use super::pieces;
 use crate::rules::bitset::{BitSet, Cell};
 use crate::rules::board::MAX_KINDS;
-use crate::rules::geometry::{Geometry, GeometrySpec, LevelSpec, Vector};
+use crate::rules::geometry::{Coord, Geometry, GeometrySpec, LevelSpec, Vector};
 use crate::rules::piece::{Colour, Kind};
 use crate::rules::variant::{PieceInfo, VariantInfo};
 use crate::rules::zobrist::Zobrist;
@@ -215,7 +217,8 @@ fn names(x: &OneOrMany) -> Vec<String> {
     }
 }
 
-/// `"b-i"` → (1, 8); `"1-10"` → (0, 9).
+/// `"b-i"` → (1, 8); `"1-10"` → (0, 9). Files are `a` to `z`, ranks 1 to 99 (cell names
+/// have at most two rank digits).
 fn range_of(text: &str, letters: bool) -> Option<(i8, i8)> {
     let (a, b) = text.split_once('-').unwrap_or((text, text));
     let one = |s: &str| -> Option<i8> {
@@ -227,11 +230,50 @@ fn range_of(text: &str, letters: bool) -> Option<(i8, i8)> {
                 _ => None,
             }
         } else {
-            s.parse::<i8>().ok().filter(|&r| r >= 1).map(|r| r - 1)
+            s.parse::<i8>()
+                .ok()
+                .filter(|r| (1..=MAX_RANKS).contains(r))
+                .map(|r| r - 1)
         }
     };
     let (a, b) = (one(a)?, one(b)?);
     (a <= b).then_some((a, b))
+}
+
+/// The most files and levels (one letter each), and ranks (two digits).
+const MAX_FILES: i8 = 26;
+const MAX_RANKS: i8 = 99;
+const MAX_LEVELS: usize = 26;
+
+/// The coordinates of the cell named `name` (`e4`, `Cc3`) in the levels of `spec`, read as
+/// [`Geometry::parse_name`] reads names: without building a geometry, which could not hold
+/// a board that is too large before its holes are taken out.
+fn coord_of_name(spec: &GeometrySpec, name: &str) -> Option<Coord> {
+    let b = name.as_bytes();
+    let (z, rest) = if spec.named_levels {
+        let l = *b.first()?;
+        if !l.is_ascii_uppercase() {
+            return None;
+        }
+        ((l - b'A') as usize, &b[1..])
+    } else {
+        (0, b)
+    };
+    let (&f, digits) = rest.split_first()?;
+    if !f.is_ascii_lowercase()
+        || digits.is_empty()
+        || digits.len() > 2
+        || digits[0] == b'0'
+        || !digits.iter().all(u8::is_ascii_digit)
+    {
+        return None;
+    }
+    let x = (f - b'a') as i8;
+    let y = digits.iter().fold(0i8, |n, d| n * 10 + (d - b'0') as i8) - 1;
+    let level = spec.levels.get(z)?;
+    let inside = (level.files.0..=level.files.1).contains(&x)
+        && (level.ranks.0..=level.ranks.1).contains(&y);
+    inside.then_some(Coord { x, y, z: z as i8 })
 }
 
 fn board_spec(board: &BoardDef, span: &Range<usize>) -> Result<GeometrySpec, Refusal> {
@@ -243,9 +285,13 @@ fn board_spec(board: &BoardDef, span: &Range<usize>) -> Result<GeometrySpec, Ref
                 "board: give either `level` tables or files/ranks/levels",
             );
         }
+        if board.level.len() > MAX_LEVELS {
+            return refuse(span, format!("board: at most {MAX_LEVELS} levels"));
+        }
         for (i, l) in board.level.iter().enumerate() {
+            let (lspan, l) = (l.span(), l.get_ref());
             let files = range_of(&l.files, true).ok_or_else(|| Refusal {
-                span: span.clone(),
+                span: lspan.clone(),
                 message: format!(
                     "board: level {} files '{}' is not a range like \"a-h\"",
                     i + 1,
@@ -253,9 +299,9 @@ fn board_spec(board: &BoardDef, span: &Range<usize>) -> Result<GeometrySpec, Ref
                 ),
             })?;
             let ranks = range_of(&l.ranks, false).ok_or_else(|| Refusal {
-                span: span.clone(),
+                span: lspan.clone(),
                 message: format!(
-                    "board: level {} ranks '{}' is not a range like \"1-8\"",
+                    "board: level {} ranks '{}' is not a range like \"1-8\" (ranks 1 to {MAX_RANKS})",
                     i + 1,
                     l.ranks
                 ),
@@ -267,10 +313,13 @@ fn board_spec(board: &BoardDef, span: &Range<usize>) -> Result<GeometrySpec, Ref
             return refuse(span, "board: needs `files` and `ranks` (or `level` tables)");
         };
         let n = board.levels.unwrap_or(1);
-        if !(1..=26).contains(&f) || !(1..=99).contains(&r) || !(1..=26).contains(&n) {
+        if !(1..=MAX_FILES as i32).contains(&f)
+            || !(1..=MAX_RANKS as i32).contains(&r)
+            || !(1..=MAX_LEVELS as i32).contains(&n)
+        {
             return refuse(
                 span,
-                "board: files and levels must be 1 to 26, ranks 1 to 99",
+                format!("board: files and levels must be 1 to {MAX_FILES}, ranks 1 to {MAX_RANKS}"),
             );
         }
         for _ in 0..n {
@@ -280,9 +329,6 @@ fn board_spec(board: &BoardDef, span: &Range<usize>) -> Result<GeometrySpec, Ref
             });
         }
     }
-    if levels.len() > 26 {
-        return refuse(span, "board: at most 26 levels");
-    }
     let named_levels = levels.len() > 1;
     let mut spec = GeometrySpec {
         levels,
@@ -290,34 +336,52 @@ fn board_spec(board: &BoardDef, span: &Range<usize>) -> Result<GeometrySpec, Ref
         holes: Vec::new(),
         directions: class_vectors("all").expect("a class"),
     };
-    let cells: usize = spec
-        .levels
-        .iter()
-        .map(|l| ((l.files.1 - l.files.0 + 1) as usize) * ((l.ranks.1 - l.ranks.0 + 1) as usize))
-        .sum();
-    if cells > MAX_CELLS + board.holes.len() {
+    if board.holes.len() > MAX_HOLES {
+        return refuse(
+            span,
+            format!("board: {} holes, at most {MAX_HOLES}", board.holes.len()),
+        );
+    }
+    // Holes are named on the full board, each once.
+    let mut holes: HashSet<Coord> = HashSet::new();
+    for h in &board.holes {
+        let (hspan, name) = (h.span(), h.get_ref());
+        let Some(c) = coord_of_name(&spec, name) else {
+            return refuse(
+                &hspan,
+                format!("board: hole '{name}' is not a cell of the board"),
+            );
+        };
+        if !holes.insert(c) {
+            return refuse(&hspan, format!("board: hole '{name}' is given twice"));
+        }
+        spec.holes.push(c);
+    }
+    // Counted once the holes are out: the geometry must hold every cell that is left.
+    let mut cells = 0usize;
+    for (z, l) in spec.levels.iter().enumerate() {
+        let area = ((l.files.1 - l.files.0 + 1) as usize) * ((l.ranks.1 - l.ranks.0 + 1) as usize);
+        let left = area - holes.iter().filter(|c| c.z as usize == z).count();
+        if left == 0 {
+            return refuse(
+                span,
+                format!("board: level {} has no cells", (b'A' + z as u8) as char),
+            );
+        }
+        cells += left;
+    }
+    if cells > MAX_CELLS {
         return refuse(
             span,
             format!("board: {cells} cells, the most a board may have is {MAX_CELLS}"),
         );
     }
-    // Holes are named on the full board.
-    let full: Geometry<W> = Geometry::new(&spec);
-    for h in &board.holes {
-        let Some(c) = full.parse_name(h) else {
-            return refuse(
-                span,
-                format!("board: hole '{h}' is not a cell of the board"),
-            );
-        };
-        spec.holes.push(full.coord(c));
-    }
     Ok(spec)
 }
 
-/// The forward axes of White: `"y"` → (1, +1), `"-z"` → (2, -1).
+/// The forward axes of White: `"y"` → (1, +1), `"-z"` → (2, -1); each axis at most once.
 fn forward_axes(list: &[String], span: &Range<usize>) -> Result<Vec<(usize, i8)>, Refusal> {
-    let mut out = Vec::new();
+    let mut out: Vec<(usize, i8)> = Vec::new();
     for a in list {
         let (sign, axis) = match a.strip_prefix('-') {
             Some(rest) => (-1, rest),
@@ -334,6 +398,9 @@ fn forward_axes(list: &[String], span: &Range<usize>) -> Result<Vec<(usize, i8)>
                 );
             }
         };
+        if out.iter().any(|&(j, _)| j == i) {
+            return refuse(span, format!("forward: axis '{axis}' is given twice"));
+        }
         out.push((i, sign));
     }
     if out.is_empty() {
@@ -485,7 +552,11 @@ pub fn compile(def: &VariantDef, path: &str) -> Result<Rules, Refusal> {
     let ranks = geo.extent().1 as i32;
     let dspan = def.double_step_ranks.span();
     let mut double_step = [Bb::EMPTY; 2];
-    for &r in def.double_step_ranks.get_ref() {
+    let mut double_ranks = def.double_step_ranks.get_ref().clone();
+    // Each rank once: the list may be long, the board's ranks are few.
+    double_ranks.sort_unstable();
+    double_ranks.dedup();
+    for r in double_ranks {
         if r < 1 || r > ranks {
             return refuse(
                 &dspan,
@@ -611,6 +682,12 @@ pub fn compile(def: &VariantDef, path: &str) -> Result<Rules, Refusal> {
 
     // Castling.
     let mut castlings = Vec::new();
+    if def.castling.len() > MAX_CASTLINGS {
+        return refuse(
+            &def.castling[MAX_CASTLINGS].span(),
+            format!("at most {MAX_CASTLINGS} castling moves"),
+        );
+    }
     for c in &def.castling {
         let span = c.span();
         let cd = c.get_ref();
@@ -664,6 +741,12 @@ pub fn compile(def: &VariantDef, path: &str) -> Result<Rules, Refusal> {
         if king == rook || king == king_to && rook == rook_to {
             return refuse(&span, "castling: the King and Rook must be apart and move");
         }
+        if king_to == rook_to {
+            return refuse(
+                &span,
+                "castling: the King and Rook must end on different cells",
+            );
+        }
         let king_path = line(king, king_to)?;
         let mut empty: Bb = king_path.iter().copied().collect();
         empty |= line(rook, rook_to)?.into_iter().collect();
@@ -686,9 +769,6 @@ pub fn compile(def: &VariantDef, path: &str) -> Result<Rules, Refusal> {
             empty,
             king_path: king_path.into_iter().skip(1).collect(),
         });
-    }
-    if castlings.len() > MAX_CASTLINGS {
-        return refuse(&nspan, format!("at most {MAX_CASTLINGS} castling moves"));
     }
     let mut castle_keep = vec![u32::MAX; geo.cells()];
     for (i, c) in castlings.iter().enumerate() {
@@ -881,5 +961,8 @@ mod tests {
         assert_eq!(range_of("b-i", true), Some((1, 8)));
         assert_eq!(range_of("1-10", false), Some((0, 9)));
         assert_eq!(range_of("3-1", false), None);
+        assert_eq!(range_of("1-99", false), Some((0, 98)));
+        assert_eq!(range_of("1-100", false), None);
+        assert_eq!(range_of("0-5", false), None);
     }
 }
