@@ -865,3 +865,223 @@ fn boards_holes_and_numbers_never_panic() {
     let e = refused(&with("board =", "forward = [\"y\", \"-y\"]\nboard ="));
     assert!(e.message.contains("given twice"), "{e}");
 }
+
+#[cfg(unix)]
+#[test]
+fn only_regular_files_are_read_and_at_once() {
+    use std::time::{Duration, Instant};
+    let dir = std::env::temp_dir().join(format!("strata-vf-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let fifo = dir.join("variants.fifo");
+    let _ = std::fs::remove_file(&fifo);
+    let c = std::ffi::CString::new(fifo.to_string_lossy().as_bytes()).unwrap();
+    // SAFETY: a valid NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    let started = Instant::now();
+    for path in [
+        fifo.to_string_lossy().to_string(),
+        "/dev/zero".to_string(),
+        dir.to_string_lossy().to_string(),
+    ] {
+        let e = defined::load_file(&path).unwrap_err();
+        assert!(e.message.contains("not a regular file"), "{e}");
+        // The same through the engine: one line, an error.
+        let printed = engine_answer(&format!("setoption name VariantPath value {path}"));
+        assert_eq!(printed.len(), 1, "{printed:?}");
+        assert!(printed[0].starts_with("info string error"), "{printed:?}");
+    }
+    // Generous: a hang detector, not a speed test.
+    assert!(started.elapsed() < Duration::from_secs(30));
+    let _ = std::fs::remove_file(&fifo);
+}
+
+/// A file longer than the limit is refused without reading it whole; a file defining too
+/// many variants, a piece with too many moves, a move with too many leaps are refused with
+/// their line.
+#[test]
+fn file_size_and_compile_work_are_bounded() {
+    use defined::limits::{
+        MAX_ATOM_ITEMS, MAX_FILE_BYTES, MAX_MOVES_PER_PIECE, MAX_PIECE_VECTORS,
+        MAX_VARIANTS_PER_FILE,
+    };
+    let big = temp_file("big.toml", &format!("{GOOD}{}", "#".repeat(MAX_FILE_BYTES)));
+    let e = defined::load_file(&big.to_string_lossy()).unwrap_err();
+    assert!(
+        e.message.contains("more than a variant file may have"),
+        "{e}"
+    );
+    let e = defined::compile_text("big.toml", &format!("{GOOD}{}", "#".repeat(MAX_FILE_BYTES)))
+        .err()
+        .unwrap();
+    assert!(
+        e.message.contains("more than a variant file may have"),
+        "{e}"
+    );
+
+    let many: String = (0..=MAX_VARIANTS_PER_FILE)
+        .map(|i| with("name = \"tiny\"", &format!("name = \"tiny-{i}\"")))
+        .collect();
+    let e = refused(&many);
+    let lines_per_variant = GOOD.lines().count();
+    assert_eq!(
+        e.line,
+        Some(MAX_VARIANTS_PER_FILE * lines_per_variant + 1),
+        "{e}"
+    );
+    assert!(e.message.contains("at most"), "{e}");
+
+    let moves = vec!["{ step = \"all\" }"; MAX_MOVES_PER_PIECE + 1].join(", ");
+    let e = refused(&with(
+        "moves = [{ step = \"all\" }]",
+        &format!("moves = [{moves}]"),
+    ));
+    assert!(
+        e.message.contains("entries in `moves`") && e.line == Some(7),
+        "{e}"
+    );
+
+    // 20 000 leap triples (263 KB) were 13 s of compiling; now the first atom over the
+    // bound is refused at once.
+    let triples = vec!["[1, 2, 3]"; MAX_ATOM_ITEMS + 1].join(", ");
+    let e = refused(&with("step = \"all\"", &format!("leap = [{triples}]")));
+    assert!(e.message.contains("at most") && e.line == Some(11), "{e}");
+    let e = refused(&with(
+        "step = \"all\"",
+        &format!(
+            "step = [{}]",
+            vec!["\"all\""; MAX_ATOM_ITEMS + 1].join(", ")
+        ),
+    ));
+    assert!(e.message.contains("at most") && e.line == Some(11), "{e}");
+
+    // Distinct vectors of one piece: 6 moves of 32 triples each, all different.
+    let mut triples =
+        (1..=15).flat_map(|a| (a..=15).flat_map(move |b| (b..=15).map(move |c| [a, b, c])));
+    let moves: Vec<String> = (0..6)
+        .map(|_| {
+            let t: Vec<String> = triples
+                .by_ref()
+                .take(MAX_ATOM_ITEMS)
+                .map(|t| format!("{t:?}"))
+                .collect();
+            format!("{{ leap = [{}] }}", t.join(", "))
+        })
+        .collect();
+    let e = refused(&with(
+        "moves = [{ step = \"all\" }]",
+        &format!("moves = [{{ step = \"all\" }}, {}]", moves.join(", ")),
+    ));
+    assert!(
+        e.message
+            .contains(&format!("more than {MAX_PIECE_VECTORS} distinct")),
+        "{e}"
+    );
+}
+
+/// Loading the same text from the same path again gives the very same variants (nothing is
+/// compiled or leaked again), and they become the newest under their names again.
+#[test]
+fn loading_a_file_again_reuses_its_variants() {
+    let a = with("name = \"tiny\"", "name = \"reloaded\"");
+    let b = with("name = \"tiny\"", "name = \"reloaded\"").replace("a test", "another test");
+    let first = defined::load_text("reload-a.toml", &a).unwrap()[0];
+    let count = defined::loaded_count();
+    let again = defined::load_text("reload-a.toml", &a).unwrap()[0];
+    assert_eq!(first, again, "the same rules, not a new copy");
+    let other = defined::load_text("reload-b.toml", &b).unwrap()[0];
+    assert_ne!(first, other);
+    assert_eq!(Variant::from_name("reloaded"), Some(other));
+    assert_eq!(defined::load_text("reload-a.toml", &a).unwrap()[0], first);
+    assert_eq!(
+        Variant::from_name("reloaded"),
+        Some(first),
+        "the newest again"
+    );
+    // Other tests load meanwhile, but this one added exactly one variant (b) since.
+    assert!(defined::loaded_count() > count);
+    let via_file = temp_file("reloaded.toml", &a);
+    let f1 = defined::load_file(&via_file.to_string_lossy()).unwrap()[0];
+    let f2 = defined::load_file(&via_file.to_string_lossy()).unwrap()[0];
+    assert_eq!(f1, f2);
+}
+
+/// One process holds a bounded number of file variants: beyond it a new file is refused
+/// with a clear message, the variants loaded stay, and a file loaded before still loads.
+/// (In a child process, so that this test's registry stays small.)
+#[test]
+fn the_number_of_loaded_variants_is_bounded() {
+    use defined::limits::MAX_LOADED_VARIANTS;
+    let mut e = common::engine::Engine::start("cap");
+    let mut paths = Vec::new();
+    for i in 0..=MAX_LOADED_VARIANTS {
+        let text = with("name = \"tiny\"", &format!("name = \"cap-{i}\""));
+        let path = temp_file(&format!("cap-{i}.toml"), &text);
+        e.send(&format!(
+            "setoption name VariantPath value {}",
+            path.display()
+        ));
+        paths.push(path);
+    }
+    e.send(&format!(
+        "setoption name VariantPath value {}",
+        paths[0].display()
+    ));
+    e.send("setoption name UCI_Variant value cap-0");
+    e.send("go perft 1");
+    e.wait("perft", |e| {
+        e.lines.iter().any(|l| l.starts_with("Nodes searched"))
+    });
+    let lines = e.finish(true);
+    let loaded = lines
+        .iter()
+        .filter(|l| l.starts_with("info string variants loaded"))
+        .count();
+    let refusals: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info string error"))
+        .collect();
+    assert_eq!(loaded, MAX_LOADED_VARIANTS + 1, "{lines:#?}");
+    assert_eq!(refusals.len(), 1, "{lines:#?}");
+    assert!(
+        refusals[0].contains(&format!("at most {MAX_LOADED_VARIANTS}"))
+            && refusals[0].contains(&format!("cap-{MAX_LOADED_VARIANTS}.toml")),
+        "{}",
+        refusals[0]
+    );
+    assert!(
+        lines.contains(&"Nodes searched: 5".to_string()),
+        "{lines:#?}"
+    );
+}
+
+/// Loading one file many times does not make the engine grow: 200 loads of Polyhedron from
+/// a file leaked about 200 copies of its tables before.
+#[cfg(target_os = "linux")]
+#[test]
+fn loading_a_file_again_takes_no_memory() {
+    let rss_kib = |pid: u32| -> u64 {
+        let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix("VmRSS:"))
+            .and_then(|v| v.split_whitespace().next())
+            .and_then(|kb| kb.parse().ok())
+            .unwrap()
+    };
+    let file = root().join("variants/polyhedron-data.toml");
+    let mut e = common::engine::Engine::start("reload memory");
+    let load = format!("setoption name VariantPath value {}", file.display());
+    e.send(&load);
+    e.sync();
+    let before = rss_kib(e.pid());
+    for _ in 0..200 {
+        e.send(&load);
+    }
+    e.sync();
+    let after = rss_kib(e.pid());
+    e.finish(true);
+    let grown = after.saturating_sub(before);
+    eprintln!("RSS {before} KiB after one load, {after} KiB after 200 more (+{grown} KiB)");
+    // Generous (allocator slack); the leak was hundreds of KiB per load.
+    assert!(grown < 8 * 1024, "RSS grew by {grown} KiB over 200 loads");
+}

@@ -15,6 +15,9 @@ impl DefinedPosition {
     /// Reads a FEN of `rules`' variant. Any input gives a position or an error in words. A
     /// side may have at most as many pieces, on the board and in its reserve together, as
     /// the board has cells.
+    ///
+    /// `rules` is kept in the position returned and nowhere else: a variant's start position
+    /// is checked with rules that are not registered yet (`Compiled::check_start`).
     pub fn from_fen(rules: &'static Rules, fen: &str) -> Result<Self, String> {
         let mut names = vec!["placement", "side to move"];
         if !rules.castlings.is_empty() {

@@ -1,12 +1,12 @@
 //! What a variant file may hold (`docs/variant-files.md`, "Limits"): the bounds that keep
-//! loading any file cheap in time and memory, and the check that every text it gives
+//! loading any file cheap in time and memory, and the check that every text a file gives
 //! could be written in a protocol line.
 //!
 //! A file comes from whoever can name a path to the engine, so nothing in it may cost more
 //! than these bounds allow: each bound is checked before the work it limits, and a file
 //! beyond one is refused with its line like any other mistake. The bounds are far above
-//! what the shipped files use (16 kinds with at most 4 moves each), and low enough that
-//! the worst file within all of them compiles in well under a second.
+//! what the shipped files use (the largest is 3.3 KB, 16 kinds with at most 4 moves each),
+//! and low enough that the worst file within all of them compiles in well under a second.
 
 use std::ops::Range;
 
@@ -14,6 +14,14 @@ use super::file::{Direction, Directions, OneOrMany, VariantDef};
 use super::rules::{Refusal, refuse};
 use crate::protocol::line;
 
+/// The largest variant file read, in bytes (the shipped files are 1.6 to 3.3 KB).
+pub const MAX_FILE_BYTES: usize = 256 * 1024;
+/// The most variants one file may define.
+pub const MAX_VARIANTS_PER_FILE: usize = 16;
+/// The most file-defined variants one process holds. Compiled variants live as long as the
+/// process (positions point at them), so this bounds the memory loading can take; loading
+/// a file already loaded (the same text from the same path) takes nothing new.
+pub const MAX_LOADED_VARIANTS: usize = 64;
 /// The most entries in a piece's `moves` list.
 pub const MAX_MOVES_PER_PIECE: usize = 16;
 /// The most directions (class names and vectors) or leap triples in one entry of `moves`.

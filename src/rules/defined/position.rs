@@ -71,7 +71,7 @@ impl DefinedPosition {
     pub(super) fn empty(rules: &'static Rules) -> Self {
         DefinedPosition {
             rules,
-            board: Board::new(rules.zobrist),
+            board: Board::new(&rules.zobrist),
             side: Colour::WHITE,
             reserves: [[0; MAX_KINDS]; 2],
             castling: 0,
@@ -275,7 +275,7 @@ impl DefinedPosition {
         }
         self.clocks.after_two_colour_move(us);
         self.side = us.flip();
-        let z = r.zobrist;
+        let z = &r.zobrist;
         self.board
             .toggle_key(z.side[us.idx()] ^ z.side[self.side.idx()]);
         self.history.push(undo);

@@ -9,6 +9,7 @@ use std::sync::OnceLock;
 
 use std::collections::HashSet;
 
+use super::compiled::Compiled;
 use super::file::{BoardDef, OneOrMany, PieceDef, VariantDef};
 use super::limits::{self, MAX_HOLES};
 use super::pieces;
@@ -16,7 +17,7 @@ use crate::rules::bitset::{BitSet, Cell};
 use crate::rules::board::MAX_KINDS;
 use crate::rules::geometry::{Coord, Geometry, GeometrySpec, LevelSpec, Vector};
 use crate::rules::piece::{Colour, Kind};
-use crate::rules::variant::{PieceInfo, VariantInfo};
+use crate::rules::variant::VariantInfo;
 use crate::rules::zobrist::Zobrist;
 
 /// The board width of every file-defined variant: 320 cells, the most a move can address
@@ -118,7 +119,7 @@ pub struct Movement {
 
 /// A compiled variant.
 pub struct Rules {
-    /// The protocol name.
+    /// The protocol name (empty until the variant is registered).
     pub name: &'static str,
     /// The name players know it by.
     pub title: String,
@@ -126,12 +127,13 @@ pub struct Rules {
     pub source: String,
     /// The file it was read from.
     pub path: String,
-    /// What the rest of the engine reads about every variant.
+    /// What the rest of the engine reads about every variant (its start position, bench
+    /// positions and pieces are empty until the variant is registered).
     pub info: VariantInfo,
     /// The board.
     pub geo: Geometry<W>,
     /// The keys.
-    pub zobrist: &'static Zobrist,
+    pub zobrist: Zobrist,
     /// Piece letters (upper case), by kind.
     pub letters: Vec<char>,
     /// Number of kinds.
@@ -148,8 +150,8 @@ pub struct Rules {
     pub double_step: [Bb; 2],
     /// Whether double steps can be taken en passant.
     pub en_passant: bool,
-    /// Whether the start position's pawn cells are double-step cells too (filled in when
-    /// the start position is read, see [`super::load_text`]).
+    /// Whether the start position's pawn cells are double-step cells too (they are in
+    /// [`Rules::double_step`]).
     pub double_step_start: bool,
     /// Per colour, the cells where a pawn promotes.
     pub promotion_zone: [Bb; 2],
@@ -434,8 +436,10 @@ fn kind_of(letters: &[char], s: &str) -> Option<Kind> {
     }
 }
 
-/// Compiles one definition (`path` names the file, for messages).
-pub fn compile(def: &VariantDef, path: &str) -> Result<Rules, Refusal> {
+/// Compiles one definition (`path` names the file, for messages). Nothing is leaked: the
+/// rules' `'static` texts are filled in when the variant is registered
+/// ([`Compiled::register`]).
+pub fn compile(def: &VariantDef, path: &str) -> Result<Compiled, Refusal> {
     limits::texts(def)?;
     let name = def.name.get_ref();
     let nspan = def.name.span();
@@ -466,7 +470,7 @@ pub fn compile(def: &VariantDef, path: &str) -> Result<Rules, Refusal> {
         );
     }
     let mut letters = Vec::new();
-    let mut infos = Vec::new();
+    let mut piece_names: Vec<String> = Vec::new();
     let (mut royal, mut pawns, mut capture_promoters) = (0u16, 0u16, 0u16);
     let mut movement: [Movement; 2] = Default::default();
     let dirs = geo.directions().to_vec();
@@ -481,10 +485,7 @@ pub fn compile(def: &VariantDef, path: &str) -> Result<Rules, Refusal> {
             );
         }
         letters.push(l);
-        infos.push(PieceInfo {
-            letter: l,
-            name: Box::leak(pd.name.get_ref().clone().into_boxed_str()),
-        });
+        piece_names.push(pd.name.get_ref().clone());
         royal |= (pd.royal as u16) << k;
         pawns |= (pd.pawn as u16) << k;
         capture_promoters |= (pd.promotes_after_capture as u16) << k;
@@ -802,34 +803,28 @@ pub fn compile(def: &VariantDef, path: &str) -> Result<Rules, Refusal> {
         }
     };
     let extra = 1 + MAX_CASTLINGS + geo.cells() + 2 * MAX_KINDS * MAX_RESERVE;
-    let zobrist: &'static Zobrist = Box::leak(Box::new(Zobrist::new(
-        &format!("file:{name}"),
-        geo.cells(),
-        extra,
-    )));
-    let name: &'static str = Box::leak(name.clone().into_boxed_str());
-    let start: &'static str = Box::leak(def.start.get_ref().trim().to_string().into_boxed_str());
-    let pieces: &'static [PieceInfo] = Box::leak(infos.into_boxed_slice());
-    let bench: &'static [&'static str] = Box::leak(vec![start].into_boxed_slice());
+    let zobrist = Zobrist::new(&format!("file:{name}"), geo.cells(), extra);
     let levels_note: &'static str = if geo.levels() > 1 {
         "Level A is the bottom"
     } else {
         ""
     };
+    // The `'static` texts stay empty until the variant is registered: a refused file leaks
+    // nothing.
     let info = VariantInfo {
-        start_fen: start,
+        start_fen: "",
         colours: 2,
-        bench_positions: bench,
+        bench_positions: &[],
         bench_depth: def.bench_depth.unwrap_or(5),
-        pieces,
+        pieces: &[],
         levels_note,
     };
-    Ok(Rules {
-        name,
+    let rules = Rules {
+        name: "",
         title: def
             .title
             .as_ref()
-            .map_or_else(|| name.to_string(), |t| t.get_ref().clone()),
+            .map_or_else(|| name.clone(), |t| t.get_ref().clone()),
         source: def
             .source
             .as_ref()
@@ -861,7 +856,13 @@ pub fn compile(def: &VariantDef, path: &str) -> Result<Rules, Refusal> {
         slide_attackers,
         dir_len,
         eval: OnceLock::new(),
-    })
+    };
+    Ok(Compiled::new(
+        rules,
+        name.clone(),
+        def.start.get_ref().trim().to_string(),
+        piece_names,
+    ))
 }
 
 impl Rules {
