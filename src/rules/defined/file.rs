@@ -62,7 +62,7 @@ pub struct VariantDef {
     /// Castling moves, each colour's listed.
     #[serde(default)]
     pub castling: Vec<Spanned<CastlingDef>>,
-    /// The bench depth (default 3).
+    /// The bench depth (default 5).
     #[serde(default)]
     pub bench_depth: Option<u32>,
 }
