@@ -468,6 +468,7 @@ fn fuzz_loader(n: usize, seed: u64) -> Counts {
             c.engine += 1;
         }
     }
+    let _ = std::fs::remove_dir_all(dir);
     c
 }
 

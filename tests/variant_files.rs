@@ -623,11 +623,10 @@ fn repeated_moves_are_generated_once() {
 
 // Loading: texts, panics, bounds, the registry.
 
-/// A temporary file holding `text`, named after the test and this process.
+/// A temporary file holding `text`, named after `name` and this process (the test removes
+/// it).
 fn temp_file(name: &str, text: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("strata-vf-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
+    let path = std::env::temp_dir().join(format!("strata-vf-{}-{name}", std::process::id()));
     std::fs::write(&path, text).unwrap();
     path
 }
@@ -738,6 +737,7 @@ fn variant_path_with_forged_lines_answers_one_error_line() {
             "{to}: {printed:?}"
         );
         assert!(Variant::from_name(&format!("forged-{i}")).is_none());
+        let _ = std::fs::remove_file(path);
     }
 }
 
@@ -870,7 +870,7 @@ fn boards_holes_and_numbers_never_panic() {
 #[test]
 fn only_regular_files_are_read_and_at_once() {
     use std::time::{Duration, Instant};
-    let dir = std::env::temp_dir().join(format!("strata-vf-{}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("strata-vf-{}-fifo", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let fifo = dir.join("variants.fifo");
     let _ = std::fs::remove_file(&fifo);
@@ -892,7 +892,7 @@ fn only_regular_files_are_read_and_at_once() {
     }
     // Generous: a hang detector, not a speed test.
     assert!(started.elapsed() < Duration::from_secs(30));
-    let _ = std::fs::remove_file(&fifo);
+    let _ = std::fs::remove_dir_all(dir);
 }
 
 /// A file longer than the limit is refused without reading it whole; a file defining too
@@ -906,6 +906,7 @@ fn file_size_and_compile_work_are_bounded() {
     };
     let big = temp_file("big.toml", &format!("{GOOD}{}", "#".repeat(MAX_FILE_BYTES)));
     let e = defined::load_file(&big.to_string_lossy()).unwrap_err();
+    let _ = std::fs::remove_file(&big);
     assert!(
         e.message.contains("more than a variant file may have"),
         "{e}"
@@ -1002,6 +1003,7 @@ fn loading_a_file_again_reuses_its_variants() {
     let via_file = temp_file("reloaded.toml", &a);
     let f1 = defined::load_file(&via_file.to_string_lossy()).unwrap()[0];
     let f2 = defined::load_file(&via_file.to_string_lossy()).unwrap()[0];
+    let _ = std::fs::remove_file(via_file);
     assert_eq!(f1, f2);
 }
 
@@ -1032,6 +1034,9 @@ fn the_number_of_loaded_variants_is_bounded() {
         e.lines.iter().any(|l| l.starts_with("Nodes searched"))
     });
     let lines = e.finish(true);
+    for p in paths {
+        let _ = std::fs::remove_file(p);
+    }
     let loaded = lines
         .iter()
         .filter(|l| l.starts_with("info string variants loaded"))
