@@ -441,3 +441,652 @@ fn holes_ranges_and_royal_capture() {
         }
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Issue 70: texts that would break a protocol line, panics, unbounded loading, reserve
+// counts, repeated moves.
+// ---------------------------------------------------------------------------------------------
+
+// Reserve counts.
+
+fn polyhedron_fen_with_reserve(white: &str) -> String {
+    let start = load("polyhedron-data.toml").start_fen().to_string();
+    start.replace("[]", &format!("[{white}]"))
+}
+
+/// Reserve counts are wide enough for any position a FEN may give, and a FEN giving a side
+/// more pieces than the board has cells is refused in words (256 Queens read back as 0).
+#[test]
+fn reserve_counts_are_bounded_and_round_trip() {
+    let v = load("polyhedron-data.toml");
+    let e = AnyGame::from_fen(v, &polyhedron_fen_with_reserve(&"Q".repeat(256))).unwrap_err();
+    assert!(
+        e.contains("more pieces on the board and in reserve together than the board has cells"),
+        "{e}"
+    );
+    // 74 pieces on the board and 226 in reserve: 300, the board's cells.
+    let fen = polyhedron_fen_with_reserve(&format!("{}{}", "Q".repeat(200), "R".repeat(26)));
+    let mut g = AnyGame::from_fen(v, &fen).unwrap_or_else(|e| panic!("{e}"));
+    common::check_position(&mut g);
+    assert_eq!(
+        g.in_hand(strata::rules::piece::Colour::WHITE),
+        [(3, 26), (4, 200)]
+    );
+    let back = AnyGame::from_fen(v, &g.fen()).unwrap();
+    assert_eq!(back.key(), g.key());
+    let e = AnyGame::from_fen(v, &polyhedron_fen_with_reserve(&"Q".repeat(227))).unwrap_err();
+    assert!(e.contains("300"), "{e}");
+}
+
+/// From a FEN at the bound (every piece a side may have), games keep every FEN readable and
+/// every key equal to the key of its re-read FEN: moves never add to a side's pieces.
+#[test]
+fn games_from_a_full_reserve_keep_their_fens_readable() {
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+    use strata::rules::MoveList;
+    let text = "[[variant]]\nname = \"full-reserve\"\nsource = \"a test\"\n\
+        board = { files = 4, ranks = 4 }\n\
+        start = \"rnk1/pppp/PPPP/RNK1[RRRRRRRRRnnnnnnnnn] w 0 1\"\n\
+        [[variant.piece]]\nletter = \"K\"\nname = \"King\"\nroyal = true\nmoves = [{ step = \"all\" }]\n\
+        [[variant.piece]]\nletter = \"R\"\nname = \"Rook\"\nmoves = [{ slide = \"orthogonal\" }]\n\
+        [[variant.piece]]\nletter = \"N\"\nname = \"Knight\"\nmoves = [{ leap = [1, 2, 0] }]\n\
+        [[variant.piece]]\nletter = \"P\"\nname = \"Pawn\"\npawn = true\nmoves = [\n\
+        { step = \"orthogonal\", forward = true, only = \"move\" },\n\
+        { step = \"diagonal\", forward = true, only = \"capture\" },\n]\n\
+        [variant.promotion]\nchoices = \"captured\"\n";
+    let v = defined::load_text("full.toml", text).unwrap_or_else(|e| panic!("{e}"))[0];
+    // 7 on the board and 9 in reserve: the 16 cells. One more is refused.
+    let over = AnyGame::from_fen(v, "rnk1/pppp/PPPP/RNK1[RRRRRRRRRRnnnnnnnnn] w 0 1");
+    assert!(over.is_err());
+    let mut rng = StdRng::seed_from_u64(70);
+    for _ in 0..40 {
+        let mut g = AnyGame::startpos(v);
+        for _ in 0..60 {
+            common::check_position(&mut g);
+            let mut list = MoveList::new();
+            g.generate(&mut list);
+            if list.is_empty() || g.outcome().is_some() {
+                break;
+            }
+            g.make(list.as_slice()[rng.gen_range(0..list.len())]);
+        }
+    }
+}
+
+// En passant.
+
+/// A pawn that steps every way (found by the loader's fuzz test): a double step gives an
+/// en passant right only when the cell passed names one pawn, so that every position reads
+/// back from its FEN with the same pawn to take.
+#[test]
+fn en_passant_names_one_pawn() {
+    let text = std::fs::read_to_string(root().join("variants/chess-data.toml"))
+        .unwrap()
+        .replacen("name = \"chess-data\"", "name = \"chess-any-step\"", 1)
+        .replacen("moves = [\n", "moves = [{ step = \"all\" },\n", 1);
+    let v = defined::load_text("any-step.toml", &text).unwrap_or_else(|e| panic!("{e}"))[0];
+    let play = |fen: Option<&str>, mv: &str| -> AnyGame {
+        let mut g = match fen {
+            None => AnyGame::startpos(v),
+            Some(f) => AnyGame::from_fen(v, f).unwrap(),
+        };
+        let m = g.parse_move(mv).unwrap();
+        g.make(m);
+        common::check_position(&mut g);
+        g
+    };
+    // Only the a-pawn can have passed a3: the right stands (the b2 pawn is not its pawn).
+    assert!(play(None, "a2a4").fen().contains(" a3 "));
+    // c3 passed by c2-c4, or by b2-d4 (a diagonal double step): no right.
+    let g = play(
+        Some("rnbqkbnr/pppppppp/8/8/3P4/8/P1P1PPPP/RNBQKBNR w KQkq - 0 1"),
+        "c2c4",
+    );
+    assert!(g.fen().contains(" KQkq - "), "{}", g.fen());
+}
+
+// Repeated moves.
+
+/// Chess from a file whose pieces list their moves more than once (the same pawn step,
+/// slides along one direction with overlapping ranges, the same leap, the same promotion
+/// choice) has the perft of chess: no move is generated twice (perft 1 was 28).
+#[test]
+fn repeated_moves_are_generated_once() {
+    let text = std::fs::read_to_string(root().join("variants/chess-data.toml")).unwrap();
+    let repeat = |t: &str, from: &str, to: &str| -> String {
+        assert!(t.contains(from), "{from}");
+        t.replacen(from, to, 1)
+    };
+    let mut t = repeat(&text, "name = \"chess-data\"", "name = \"chess-repeated\"");
+    t = repeat(
+        &t,
+        "  { step = \"orthogonal\", forward = true, only = \"move\" },\n",
+        "  { step = \"orthogonal\", forward = true, only = \"move\" },\n  \
+         { step = \"orthogonal\", forward = true, only = \"move\" },\n  \
+         { step = [[0, 1, 0], \"orthogonal\"], forward = true, only = \"move\" },\n",
+    );
+    t = repeat(
+        &t,
+        "moves = [{ leap = [1, 2, 0] }]",
+        "moves = [{ leap = [1, 2, 0] }, { leap = [[2, 1, 0], [0, 2, 1]] }, { leap = [1, 2, 0], only = \"capture\" }]",
+    );
+    t = repeat(
+        &t,
+        "moves = [{ slide = \"diagonal\" }]",
+        "moves = [{ slide = \"diagonal\", range = 3 }, { slide = \"diagonal\" }, { slide = \"diagonal\", range = 2, only = \"move\" }, { step = \"diagonal\" }]",
+    );
+    t = repeat(
+        &t,
+        "moves = [{ slide = \"orthogonal\" }]",
+        "moves = [{ slide = \"orthogonal\", only = \"move\" }, { slide = \"orthogonal\", range = 8, only = \"capture\" }, { slide = \"orthogonal\", range = 3 }]",
+    );
+    t = repeat(
+        &t,
+        "moves = [{ slide = [\"orthogonal\", \"diagonal\"] }]",
+        "moves = [{ slide = \"all\" }, { slide = [\"orthogonal\", \"diagonal\", \"orthogonal\"] }]",
+    );
+    t = repeat(
+        &t,
+        "moves = [{ step = [\"orthogonal\", \"diagonal\"] }]",
+        "moves = [{ step = [\"orthogonal\", \"diagonal\"] }, { step = \"all\" }, { slide = \"all\", range = 1 }]",
+    );
+    t = repeat(
+        &t,
+        "choices = [\"Q\", \"R\", \"B\", \"N\"]",
+        "choices = [\"Q\", \"R\", \"Q\", \"B\", \"N\", \"n\"]",
+    );
+    t = repeat(&t, "double_step_ranks = [2]", "double_step_ranks = [2, 2]");
+    let repeated = defined::load_text("repeated.toml", &t).unwrap_or_else(|e| panic!("{e}"))[0];
+    let original = load("chess-data.toml");
+    for fen in [
+        None,
+        Some("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"),
+        Some("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"),
+        Some("r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1"),
+    ] {
+        let mut counts = Vec::new();
+        for v in [repeated, original] {
+            let mut g = match fen {
+                None => AnyGame::startpos(v),
+                Some(f) => AnyGame::from_fen(v, f).unwrap(),
+            };
+            counts.push(
+                (1..=3)
+                    .map(|d| strata::with_game!(&mut g, p => perft(p, d)))
+                    .collect::<Vec<u64>>(),
+            );
+        }
+        assert_eq!(counts[0], counts[1], "{fen:?}: repeated, original");
+    }
+}
+
+// Loading: texts, panics, bounds, the registry.
+
+/// A temporary file holding `text`, named after `name` and this process (the test removes
+/// it).
+fn temp_file(name: &str, text: &str) -> PathBuf {
+    let path = std::env::temp_dir().join(format!("strata-vf-{}-{name}", std::process::id()));
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// The lines an in-process engine prints for one protocol line.
+fn engine_answer(line: &str) -> Vec<String> {
+    use std::sync::Arc;
+    use strata::protocol::{Captured, Engine};
+    let out = Arc::new(Captured::default());
+    let mut engine = Engine::new(out.clone());
+    engine.handle_line(line);
+    out.take()
+}
+
+/// A string, a title, a piece name, a start position, a hole... holding a line break or a
+/// control character is refused when the file is read, with its line, so that no text of a
+/// file can ever become a protocol line of its own (`readyok`, `bestmove a1a1`).
+#[test]
+fn texts_that_would_break_a_protocol_line_are_refused_with_their_line() {
+    let holed = GOOD.replace("levels = 2 }", "levels = 2, holes = [\"Bb2\"] }");
+    let castle = format!(
+        "{GOOD}\n[[variant.castling]]\nletter = \"K\"\nking = \"Ac1\"\nrook = \"Aa1\"\nking_to = \"Ab1\"\nrook_to = \"Ac1\"\n"
+    );
+    let forged = "\\nreadyok\\nbestmove a1a1";
+    // (the file, the line the error must name)
+    let cases: Vec<(String, usize)> = vec![
+        (
+            with("name = \"tiny\"", &format!("name = \"tiny{forged}\"")),
+            2,
+        ),
+        (
+            with("source = \"a test\"", &format!("source = \"a{forged}\"")),
+            3,
+        ),
+        (
+            with(
+                "source = \"a test\"",
+                &format!("source = \"a\"\ntitle = \"T{forged}\""),
+            ),
+            4,
+        ),
+        (with("source = \"a test\"", "source = \"a\\r\""), 3),
+        (with("source = \"a test\"", "source = \"a\\u001b[31m\""), 3),
+        (with("source = \"a test\"", "source = \"a\\u2028b\""), 3),
+        (with("source = \"a test\"", "source = \"a\\u0085b\""), 3),
+        (with("source = \"a test\"", "source = \"a\\tb\""), 3),
+        (
+            with("name = \"King\"", &format!("name = \"King{forged}\"")),
+            9,
+        ),
+        (with("2K w 0 1\"", &format!("2K w 0 1{forged}\"")), 5),
+        (with("k2/3/3|", "k2/3/3\\n|"), 5),
+        (holed.replace("\"Bb2\"", "\"Bb2\\n\""), 4),
+        (with("letter = \"K\"", "letter = \"K\\n\""), 8),
+        (with("step = \"all\"", "step = \"all\\n\""), 11),
+        (
+            with("step = \"all\"", "step = \"all\", only = \"move\\n\""),
+            11,
+        ),
+        (with("start =", "goal = \"checkmate\\n\"\nstart ="), 5),
+        (
+            castle.replace("king_to = \"Ab1\"", "king_to = \"Ab1\\nreadyok\""),
+            13,
+        ),
+    ];
+    let mut wrong = Vec::new();
+    for (text, line) in &cases {
+        let e = refused(text);
+        let shown = e.to_string();
+        let about_it = e.message.contains("line break") || e.message.contains("control character");
+        if e.line != Some(*line)
+            || !about_it
+            || shown.chars().any(strata::protocol::line::is_forbidden)
+        {
+            wrong.push(format!(
+                "expected line {line} and a refused character, got: {shown:?}"
+            ));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// Through the engine: a file whose texts hold forged protocol lines is answered with one
+/// line, an error, and prints none of them.
+#[test]
+fn variant_path_with_forged_lines_answers_one_error_line() {
+    for (i, (from, to)) in [
+        (
+            "source = \"a test\"",
+            "title = \"Tiny\\nreadyok\\nbestmove a1a1\"\nsource = \"a\"",
+        ),
+        ("source = \"a test\"", "source = \"a\\r\\nreadyok\""),
+        ("name = \"King\"", "name = \"King\\nbestmove a1a1\""),
+        ("2K w 0 1\"", "2K w 0 1\\nreadyok\""),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let text = with(from, to).replace("\"tiny\"", &format!("\"forged-{i}\""));
+        let path = temp_file(&format!("forged-{i}.toml"), &text);
+        let printed = engine_answer(&format!(
+            "setoption name VariantPath value {}",
+            path.display()
+        ));
+        assert_eq!(printed.len(), 1, "{to}: {printed:?}");
+        assert!(
+            printed[0].starts_with("info string error"),
+            "{to}: {printed:?}"
+        );
+        assert!(Variant::from_name(&format!("forged-{i}")).is_none());
+        let _ = std::fs::remove_file(path);
+    }
+}
+
+/// A King alone in two corners of a flat board of `files` x `ranks` less `holes` (never
+/// `a1` or the top right corner).
+fn flat(name: &str, files: usize, ranks: usize, holes: &[&str]) -> String {
+    let rows: Vec<String> = (1..=ranks)
+        .rev()
+        .map(|rank| {
+            let gone = holes
+                .iter()
+                .filter(|h| h[1..].parse::<usize>() == Ok(rank))
+                .count();
+            let mut width = files - gone;
+            let mut row = String::new();
+            if rank == 1 {
+                row.push('K');
+                width -= 1;
+            }
+            if rank == ranks {
+                width -= 1;
+            }
+            if width > 0 {
+                row.push_str(&width.to_string());
+            }
+            if rank == ranks {
+                row.push('k');
+            }
+            row
+        })
+        .collect();
+    let holes: Vec<String> = holes.iter().map(|h| format!("\"{h}\"")).collect();
+    format!(
+        "[[variant]]\nname = \"{name}\"\nsource = \"a test\"\n\
+         board = {{ files = {files}, ranks = {ranks}, holes = [{}] }}\n\
+         start = \"{} w 0 1\"\n\
+         [[variant.piece]]\nletter = \"K\"\nname = \"King\"\nroyal = true\nmoves = [{{ step = \"all\" }}]\n",
+        holes.join(", "),
+        rows.join("/")
+    )
+}
+
+/// Boards too large before their holes are taken out, repeated holes, huge vector and leap
+/// components, castling onto one cell, ranks past 99: each is refused or loaded, and
+/// nothing panics ("geometry has more cells than its bitset width").
+#[test]
+fn boards_holes_and_numbers_never_panic() {
+    // 18 x 18 = 324 cells less 4 holes: 320, the most a board may have.
+    let v = defined::load_text(
+        "big.toml",
+        &flat("big-holed", 18, 18, &["b2", "c3", "d4", "e5"]),
+    )
+    .unwrap_or_else(|e| panic!("{e}"))[0];
+    assert_eq!(v.layout().cells.len(), 320);
+    // The King on a1 cannot step into the hole b2.
+    assert_eq!(AnyGame::startpos(v).count_moves(), 2);
+    // Repeated holes are refused, not counted again.
+    let e = refused(&flat("big-repeat", 18, 18, &["b2", "b2", "b2", "b2"]));
+    assert!(
+        e.message.contains("given twice") && e.line == Some(4),
+        "{e}"
+    );
+    // Three holes leave 321 cells.
+    let e = refused(&flat("big-321", 18, 18, &["b2", "c3", "d4"]));
+    assert!(e.message.contains("321 cells"), "{e}");
+    let e = refused(&flat("big-26", 26, 99, &["b2"]));
+    assert!(e.message.contains("2573 cells"), "{e}");
+    // Components that overflow when negated, or wrap when narrowed.
+    for (from, to, words) in [
+        (
+            "step = \"all\"",
+            "step = [[-2147483648, 0, 0]]",
+            "components -1, 0 or 1",
+        ),
+        (
+            "step = \"all\"",
+            "slide = [[256, 0, 0]]",
+            "components -1, 0 or 1",
+        ),
+        (
+            "step = \"all\"",
+            "leap = [-2147483648, 1, 2]",
+            "components from -15 to 15",
+        ),
+        (
+            "step = \"all\"",
+            "leap = [256, 0, 0]",
+            "components from -15 to 15",
+        ),
+        ("step = \"all\"", "slide = \"all\", range = 4294967295", ""),
+    ] {
+        let text = with(from, to);
+        match defined::compile_text("bad.toml", &text) {
+            Ok(_) => assert!(words.is_empty(), "{to} accepted"),
+            Err(e) => assert!(
+                !words.is_empty() && e.message.contains(words) && e.line == Some(11),
+                "{to}: {e}"
+            ),
+        }
+    }
+    // Ranks named with three digits, a level of holes only, a King and Rook castling onto
+    // one cell.
+    let level = |ranks: &str| {
+        GOOD.replace(
+            "board = { files = 3, ranks = 3, levels = 2 }",
+            &format!("board = {{ level = [{{ files = \"a-c\", ranks = \"{ranks}\" }}, {{ files = \"a-c\", ranks = \"1-3\" }}] }}"),
+        )
+    };
+    for ranks in ["1-100", "1-127", "0-3", "1-128"] {
+        let e = refused(&level(ranks));
+        assert!(e.message.contains("ranks"), "{ranks}: {e}");
+    }
+    let e = refused(&GOOD.replace(
+        "levels = 2 }",
+        "levels = 2, holes = [\"Aa1\", \"Ab1\", \"Ac1\", \"Aa2\", \"Ab2\", \"Ac2\", \"Aa3\", \"Ab3\", \"Ac3\"] }",
+    ));
+    assert!(e.message.contains("level A has no cells"), "{e}");
+    let e = refused(&format!(
+        "{GOOD}\n[[variant.castling]]\nletter = \"K\"\nking = \"Ac1\"\nrook = \"Aa1\"\nking_to = \"Ab1\"\nrook_to = \"Ab1\"\n"
+    ));
+    assert!(
+        e.message.contains("different cells") && e.line == Some(13),
+        "{e}"
+    );
+    let e = refused(&with("board =", "forward = [\"y\", \"-y\"]\nboard ="));
+    assert!(e.message.contains("given twice"), "{e}");
+}
+
+#[cfg(unix)]
+#[test]
+fn only_regular_files_are_read_and_at_once() {
+    use std::time::{Duration, Instant};
+    let dir = std::env::temp_dir().join(format!("strata-vf-{}-fifo", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let fifo = dir.join("variants.fifo");
+    let _ = std::fs::remove_file(&fifo);
+    let c = std::ffi::CString::new(fifo.to_string_lossy().as_bytes()).unwrap();
+    // SAFETY: a valid NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    let started = Instant::now();
+    for path in [
+        fifo.to_string_lossy().to_string(),
+        "/dev/zero".to_string(),
+        dir.to_string_lossy().to_string(),
+    ] {
+        let e = defined::load_file(&path).unwrap_err();
+        assert!(e.message.contains("not a regular file"), "{e}");
+        // The same through the engine: one line, an error.
+        let printed = engine_answer(&format!("setoption name VariantPath value {path}"));
+        assert_eq!(printed.len(), 1, "{printed:?}");
+        assert!(printed[0].starts_with("info string error"), "{printed:?}");
+    }
+    // Generous: a hang detector, not a speed test.
+    assert!(started.elapsed() < Duration::from_secs(30));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// A file longer than the limit is refused without reading it whole; a file defining too
+/// many variants, a piece with too many moves, a move with too many leaps are refused with
+/// their line.
+#[test]
+fn file_size_and_compile_work_are_bounded() {
+    use defined::limits::{
+        MAX_ATOM_ITEMS, MAX_FILE_BYTES, MAX_MOVES_PER_PIECE, MAX_PIECE_VECTORS,
+        MAX_VARIANTS_PER_FILE,
+    };
+    let big = temp_file("big.toml", &format!("{GOOD}{}", "#".repeat(MAX_FILE_BYTES)));
+    let e = defined::load_file(&big.to_string_lossy()).unwrap_err();
+    let _ = std::fs::remove_file(&big);
+    assert!(
+        e.message.contains("more than a variant file may have"),
+        "{e}"
+    );
+    let e = defined::compile_text("big.toml", &format!("{GOOD}{}", "#".repeat(MAX_FILE_BYTES)))
+        .err()
+        .unwrap();
+    assert!(
+        e.message.contains("more than a variant file may have"),
+        "{e}"
+    );
+
+    let many: String = (0..=MAX_VARIANTS_PER_FILE)
+        .map(|i| with("name = \"tiny\"", &format!("name = \"tiny-{i}\"")))
+        .collect();
+    let e = refused(&many);
+    let lines_per_variant = GOOD.lines().count();
+    assert_eq!(
+        e.line,
+        Some(MAX_VARIANTS_PER_FILE * lines_per_variant + 1),
+        "{e}"
+    );
+    assert!(e.message.contains("at most"), "{e}");
+
+    let moves = vec!["{ step = \"all\" }"; MAX_MOVES_PER_PIECE + 1].join(", ");
+    let e = refused(&with(
+        "moves = [{ step = \"all\" }]",
+        &format!("moves = [{moves}]"),
+    ));
+    assert!(
+        e.message.contains("entries in `moves`") && e.line == Some(7),
+        "{e}"
+    );
+
+    // 20 000 leap triples (263 KB) were 13 s of compiling; now the first atom over the
+    // bound is refused at once.
+    let triples = vec!["[1, 2, 3]"; MAX_ATOM_ITEMS + 1].join(", ");
+    let e = refused(&with("step = \"all\"", &format!("leap = [{triples}]")));
+    assert!(e.message.contains("at most") && e.line == Some(11), "{e}");
+    let e = refused(&with(
+        "step = \"all\"",
+        &format!(
+            "step = [{}]",
+            vec!["\"all\""; MAX_ATOM_ITEMS + 1].join(", ")
+        ),
+    ));
+    assert!(e.message.contains("at most") && e.line == Some(11), "{e}");
+
+    // Distinct vectors of one piece: 6 moves of 32 triples each, all different.
+    let mut triples =
+        (1..=15).flat_map(|a| (a..=15).flat_map(move |b| (b..=15).map(move |c| [a, b, c])));
+    let moves: Vec<String> = (0..6)
+        .map(|_| {
+            let t: Vec<String> = triples
+                .by_ref()
+                .take(MAX_ATOM_ITEMS)
+                .map(|t| format!("{t:?}"))
+                .collect();
+            format!("{{ leap = [{}] }}", t.join(", "))
+        })
+        .collect();
+    let e = refused(&with(
+        "moves = [{ step = \"all\" }]",
+        &format!("moves = [{{ step = \"all\" }}, {}]", moves.join(", ")),
+    ));
+    assert!(
+        e.message
+            .contains(&format!("more than {MAX_PIECE_VECTORS} distinct")),
+        "{e}"
+    );
+}
+
+/// Loading the same text from the same path again gives the very same variants (nothing is
+/// compiled or leaked again), and they become the newest under their names again.
+#[test]
+fn loading_a_file_again_reuses_its_variants() {
+    let a = with("name = \"tiny\"", "name = \"reloaded\"");
+    let b = with("name = \"tiny\"", "name = \"reloaded\"").replace("a test", "another test");
+    let first = defined::load_text("reload-a.toml", &a).unwrap()[0];
+    let count = defined::loaded_count();
+    let again = defined::load_text("reload-a.toml", &a).unwrap()[0];
+    assert_eq!(first, again, "the same rules, not a new copy");
+    let other = defined::load_text("reload-b.toml", &b).unwrap()[0];
+    assert_ne!(first, other);
+    assert_eq!(Variant::from_name("reloaded"), Some(other));
+    assert_eq!(defined::load_text("reload-a.toml", &a).unwrap()[0], first);
+    assert_eq!(
+        Variant::from_name("reloaded"),
+        Some(first),
+        "the newest again"
+    );
+    // Other tests load meanwhile, but this one added exactly one variant (b) since.
+    assert!(defined::loaded_count() > count);
+    let via_file = temp_file("reloaded.toml", &a);
+    let f1 = defined::load_file(&via_file.to_string_lossy()).unwrap()[0];
+    let f2 = defined::load_file(&via_file.to_string_lossy()).unwrap()[0];
+    let _ = std::fs::remove_file(via_file);
+    assert_eq!(f1, f2);
+}
+
+/// One process holds a bounded number of file variants: beyond it a new file is refused
+/// with a clear message, the variants loaded stay, and a file loaded before still loads.
+/// (In a child process, so that this test's registry stays small.)
+#[test]
+fn the_number_of_loaded_variants_is_bounded() {
+    use defined::limits::MAX_LOADED_VARIANTS;
+    let mut e = common::engine::Engine::start("cap");
+    let mut paths = Vec::new();
+    for i in 0..=MAX_LOADED_VARIANTS {
+        let text = with("name = \"tiny\"", &format!("name = \"cap-{i}\""));
+        let path = temp_file(&format!("cap-{i}.toml"), &text);
+        e.send(&format!(
+            "setoption name VariantPath value {}",
+            path.display()
+        ));
+        paths.push(path);
+    }
+    e.send(&format!(
+        "setoption name VariantPath value {}",
+        paths[0].display()
+    ));
+    e.send("setoption name UCI_Variant value cap-0");
+    e.send("go perft 1");
+    e.wait("perft", |e| {
+        e.lines.iter().any(|l| l.starts_with("Nodes searched"))
+    });
+    let lines = e.finish(true);
+    for p in paths {
+        let _ = std::fs::remove_file(p);
+    }
+    let loaded = lines
+        .iter()
+        .filter(|l| l.starts_with("info string variants loaded"))
+        .count();
+    let refusals: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info string error"))
+        .collect();
+    assert_eq!(loaded, MAX_LOADED_VARIANTS + 1, "{lines:#?}");
+    assert_eq!(refusals.len(), 1, "{lines:#?}");
+    assert!(
+        refusals[0].contains(&format!("at most {MAX_LOADED_VARIANTS}"))
+            && refusals[0].contains(&format!("cap-{MAX_LOADED_VARIANTS}.toml")),
+        "{}",
+        refusals[0]
+    );
+    assert!(
+        lines.contains(&"Nodes searched: 5".to_string()),
+        "{lines:#?}"
+    );
+}
+
+/// Loading one file many times does not make the engine grow: 200 loads of Polyhedron from
+/// a file leaked about 200 copies of its tables before.
+#[cfg(target_os = "linux")]
+#[test]
+fn loading_a_file_again_takes_no_memory() {
+    let rss_kib = |pid: u32| -> u64 {
+        let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix("VmRSS:"))
+            .and_then(|v| v.split_whitespace().next())
+            .and_then(|kb| kb.parse().ok())
+            .unwrap()
+    };
+    let file = root().join("variants/polyhedron-data.toml");
+    let mut e = common::engine::Engine::start("reload memory");
+    let load = format!("setoption name VariantPath value {}", file.display());
+    e.send(&load);
+    e.sync();
+    let before = rss_kib(e.pid());
+    for _ in 0..200 {
+        e.send(&load);
+    }
+    e.sync();
+    let after = rss_kib(e.pid());
+    e.finish(true);
+    let grown = after.saturating_sub(before);
+    eprintln!("RSS {before} KiB after one load, {after} KiB after 200 more (+{grown} KiB)");
+    // Generous (allocator slack); the leak was hundreds of KiB per load.
+    assert!(grown < 8 * 1024, "RSS grew by {grown} KiB over 200 loads");
+}

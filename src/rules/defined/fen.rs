@@ -12,7 +12,12 @@ use crate::rules::piece::{Colour, Kind, Piece};
 use crate::rules::placement;
 
 impl DefinedPosition {
-    /// Reads a FEN of `rules`' variant. Any input gives a position or an error in words.
+    /// Reads a FEN of `rules`' variant. Any input gives a position or an error in words. A
+    /// side may have at most as many pieces, on the board and in its reserve together, as
+    /// the board has cells.
+    ///
+    /// `rules` is kept in the position returned and nowhere else: a variant's start position
+    /// is checked with rules that are not registered yet (`Compiled::check_start`).
     pub fn from_fen(rules: &'static Rules, fen: &str) -> Result<Self, String> {
         let mut names = vec!["placement", "side to move"];
         if !rules.castlings.is_empty() {
@@ -35,6 +40,12 @@ impl DefinedPosition {
             if !rules.reserve {
                 return Err("FEN: this variant has no reserves ([...])".into());
             }
+            // A side's pieces, on the board and in its reserve together, are at most the
+            // board's cells: moves never add to that number (a capture moves a piece from
+            // the board to its owner's reserve, a promotion from the reserve to the board in
+            // place of a pawn), so every position played from this one reads back.
+            let cells = rules.geo.cells();
+            let mut army = [Colour::WHITE, Colour::BLACK].map(|c| p.board.colour(c).len() as usize);
             for ch in res.chars() {
                 let k = rules
                     .kind_of_letter(ch)
@@ -45,6 +56,14 @@ impl DefinedPosition {
                 } else {
                     Colour::BLACK
                 };
+                army[colour.idx()] += 1;
+                if army[colour.idx()] > cells {
+                    return Err(format!(
+                        "FEN reserve: {} has more pieces on the board and in reserve together \
+                         than the board has cells ({cells})",
+                        colour.name()
+                    ));
+                }
                 p.reserve_add(colour, k);
             }
         }

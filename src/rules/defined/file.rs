@@ -21,10 +21,10 @@ pub struct VariantDef {
     pub name: Spanned<String>,
     /// The name players know it by.
     #[serde(default)]
-    pub title: Option<String>,
+    pub title: Option<Spanned<String>>,
     /// Where its rules come from.
     #[serde(default)]
-    pub source: Option<String>,
+    pub source: Option<Spanned<String>>,
     /// The board.
     pub board: Spanned<BoardDef>,
     /// White's forward axes (`"y"`, `"z"`, or `"-y"`...); Black's are the opposite ones.
@@ -62,7 +62,7 @@ pub struct VariantDef {
     /// Castling moves, each colour's listed.
     #[serde(default)]
     pub castling: Vec<Spanned<CastlingDef>>,
-    /// The bench depth (default 3).
+    /// The bench depth (default 5).
     #[serde(default)]
     pub bench_depth: Option<u32>,
 }
@@ -99,10 +99,10 @@ pub struct BoardDef {
     /// Levels one by one, bottom first, each with the files and ranks it covers in the
     /// board's common frame.
     #[serde(default)]
-    pub level: Vec<LevelDef>,
+    pub level: Vec<Spanned<LevelDef>>,
     /// Cells that do not exist.
     #[serde(default)]
-    pub holes: Vec<String>,
+    pub holes: Vec<Spanned<String>>,
 }
 
 /// One level: `files = "b-i"`, `ranks = "2-9"`.
@@ -122,7 +122,7 @@ pub struct PieceDef {
     /// Its letter (upper case in the file; Black's is the lower case).
     pub letter: Spanned<String>,
     /// Its name.
-    pub name: String,
+    pub name: Spanned<String>,
     /// How it moves.
     pub moves: Vec<Spanned<AtomDef>>,
     /// Whether it is royal (the King).

@@ -3,29 +3,38 @@
 //! position and the goal; [`load_file`] compiles it and registers each variant, which is
 //! then a [`Variant`] like the built-in ones.
 //!
-//! Compiled variants live for the rest of the process (each is leaked once when loaded, so
-//! positions and [`Variant`] values can point at them without reference counting). Loading
-//! the same file again registers new copies under the same names; [`Variant::from_name`]
-//! finds the newest.
+//! Compiled variants live for the rest of the process (each is leaked once when registered,
+//! so positions and [`Variant`] values can point at them without reference counting).
+//! Loading the same file again gives back the variants it gave before; a file whose text
+//! changed registers new ones under the same names, and [`Variant::from_name`] finds the
+//! newest. Everything a file may hold is bounded (`limits.rs`), so that no file, however
+//! large or strange, can make loading slow, big or panic.
 
+mod compiled;
 mod explain;
 mod fen;
 pub mod file;
+pub mod limits;
 mod movegen;
+mod pieces;
 mod position;
+mod registry;
 pub mod rules;
+mod source;
 
+pub use compiled::Compiled;
 pub use position::{DefinedPosition, Reserve};
+pub use registry::{count as loaded_count, find, loaded};
 pub use rules::{Goal, Rules};
 
-use std::sync::RwLock;
-
+use crate::protocol::line;
 use crate::rules::bitset::Cell;
 use crate::rules::clocks::NullMove;
 use crate::rules::game::{Game, GameEnd, MoveError};
 use crate::rules::moves::{Move, MoveFlag, MoveList};
 use crate::rules::piece::{Colour, Kind, Piece};
 use crate::rules::variant::Variant;
+use limits::MAX_VARIANTS_PER_FILE;
 use rules::Stalemate;
 
 /// A loaded variant, as [`Variant::Defined`] holds it: compared by identity.
@@ -49,29 +58,6 @@ impl std::fmt::Debug for DefinedRef {
     }
 }
 
-static LOADED: RwLock<Vec<&'static Rules>> = RwLock::new(Vec::new());
-
-/// The file-defined variants loaded so far, each name once (the newest), in loading order.
-pub fn loaded() -> Vec<Variant> {
-    let all = LOADED.read().expect("registry lock");
-    let mut out: Vec<Variant> = Vec::new();
-    for (i, r) in all.iter().enumerate() {
-        if !all[i + 1..].iter().any(|o| o.name == r.name) {
-            out.push(Variant::Defined(DefinedRef(r)));
-        }
-    }
-    out
-}
-
-/// The newest loaded variant named `name`.
-pub fn find(name: &str) -> Option<Variant> {
-    let all = LOADED.read().expect("registry lock");
-    all.iter()
-        .rev()
-        .find(|r| r.name == name)
-        .map(|r| Variant::Defined(DefinedRef(r)))
-}
-
 /// A refused file: where and what.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FileError {
@@ -86,8 +72,20 @@ pub struct FileError {
 impl std::fmt::Display for FileError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self.line {
-            Some(l) => write!(f, "{}:{}: {}", self.path, l, self.message),
-            None => write!(f, "{}: {}", self.path, self.message),
+            Some(l) => write!(f, "{}:{}: {}", line::escape(&self.path), l, self.message),
+            None => write!(f, "{}: {}", line::escape(&self.path), self.message),
+        }
+    }
+}
+
+impl FileError {
+    /// An error about the file at `path`; the message is kept to one line of printable
+    /// text (it may quote the file).
+    fn new(path: &str, line: Option<usize>, message: &str) -> Self {
+        FileError {
+            path: path.to_string(),
+            line,
+            message: line::escape(message).into_owned(),
         }
     }
 }
@@ -97,22 +95,39 @@ fn line_of(text: &str, byte: usize) -> usize {
 }
 
 /// Compiles every variant of a file's text without registering them (`path` names it in
-/// messages), each with the line of its start position (read once the rules are in
-/// place). The whole file is refused at its first error.
-pub fn compile_text(path: &str, text: &str) -> Result<Vec<(Rules, usize)>, FileError> {
-    let err = |span: Option<std::ops::Range<usize>>, message: String| FileError {
-        path: path.to_string(),
-        line: span.map(|s| line_of(text, s.start)),
-        message,
+/// messages), start positions checked; nothing is leaked. The whole file is refused at its
+/// first error.
+pub fn compile_text(path: &str, text: &str) -> Result<Vec<Compiled>, FileError> {
+    let err = |span: Option<std::ops::Range<usize>>, message: &str| {
+        FileError::new(path, span.map(|s| line_of(text, s.start)), message)
     };
+    if text.len() > limits::MAX_FILE_BYTES {
+        return Err(err(
+            None,
+            &format!(
+                "the text has {} bytes, more than a variant file may have ({})",
+                text.len(),
+                limits::MAX_FILE_BYTES
+            ),
+        ));
+    }
     let file: file::VariantFile = toml::from_str(text).map_err(|e| {
         let first = e.message().lines().next().unwrap_or("").to_string();
-        err(e.span(), first)
+        err(e.span(), &first)
     })?;
     if file.variant.is_empty() {
-        return Err(err(None, "no [[variant]] in the file".into()));
+        return Err(err(None, "no [[variant]] in the file"));
     }
-    let mut out: Vec<(Rules, usize)> = Vec::new();
+    if let Some(extra) = file.variant.get(MAX_VARIANTS_PER_FILE) {
+        return Err(err(
+            Some(extra.span()),
+            &format!(
+                "{} variants in the file, at most {MAX_VARIANTS_PER_FILE}",
+                file.variant.len()
+            ),
+        ));
+    }
+    let mut out: Vec<Compiled> = Vec::new();
     for v in &file.variant {
         let def = v.get_ref();
         let name = def.name.get_ref();
@@ -122,29 +137,31 @@ pub fn compile_text(path: &str, text: &str) -> Result<Vec<(Rules, usize)>, FileE
         {
             return Err(err(
                 Some(def.name.span()),
-                format!("'{name}' is a built-in variant: choose another name"),
+                &format!("'{name}' is a built-in variant: choose another name"),
             ));
         }
-        if out.iter().any(|(r, _)| r.name == name) {
+        if out.iter().any(|c| c.name() == name) {
             return Err(err(
                 Some(def.name.span()),
-                format!("variant '{name}' is defined twice in the file"),
+                &format!("variant '{name}' is defined twice in the file"),
             ));
         }
-        let r = rules::compile(def, path).map_err(|e| err(Some(e.span), e.message))?;
-        out.push((r, line_of(text, def.start.span().start)));
+        let compiled = rules::compile(def, path).map_err(|e| err(Some(e.span), &e.message))?;
+        let (compiled, start) = compiled.check_start();
+        if let Err(e) = start {
+            return Err(err(Some(def.start.span()), &format!("start position: {e}")));
+        }
+        out.push(compiled);
     }
     Ok(out)
 }
 
 /// Reads, checks and registers every variant in the file at `path`; returns them in file
-/// order. On any error nothing is registered and the variants loaded before stay as they were.
+/// order. Only a regular file of at most [`limits::MAX_FILE_BYTES`] is read (a FIFO, a
+/// device or a directory is refused at once). On any error nothing is registered and the
+/// variants loaded before stay as they were.
 pub fn load_file(path: &str) -> Result<Vec<Variant>, FileError> {
-    let text = std::fs::read_to_string(path).map_err(|e| FileError {
-        path: path.to_string(),
-        line: None,
-        message: format!("cannot read the file: {e}"),
-    })?;
+    let text = source::read(path).map_err(|m| FileError::new(path, None, &m))?;
     let absolute = std::fs::canonicalize(path)
         .map(|p| p.to_string_lossy().to_string())
         .unwrap_or_else(|_| path.to_string());
@@ -154,31 +171,15 @@ pub fn load_file(path: &str) -> Result<Vec<Variant>, FileError> {
     })
 }
 
-/// [`load_file`] on text already read.
+/// [`load_file`] on text already read (`path` is where it was read from). Text loaded from
+/// the same path before gives the same variants again, compiled once.
 pub fn load_text(path: &str, text: &str) -> Result<Vec<Variant>, FileError> {
-    let compiled = compile_text(path, text)?;
-    let mut leaked: Vec<&'static Rules> = Vec::new();
-    for (r, start_line) in compiled {
-        // The position refers to its rules by a 'static reference; the rules are leaked
-        // here, before the start position is checked (a refused file leaks its tables
-        // once, which is bounded by the files a user loads).
-        let ptr: &'static Rules = Box::leak(Box::new(r));
-        let fen_check = DefinedPosition::from_fen(ptr, ptr.info.start_fen);
-        if let Err(e) = fen_check {
-            return Err(FileError {
-                path: path.to_string(),
-                line: Some(start_line),
-                message: format!("start position: {e}"),
-            });
-        }
-        leaked.push(ptr);
+    if let Some(again) = registry::reuse(path, text) {
+        return Ok(again);
     }
-    let variants: Vec<Variant> = leaked
-        .iter()
-        .map(|r| Variant::Defined(DefinedRef(r)))
-        .collect();
-    LOADED.write().expect("registry lock").extend(leaked);
-    Ok(variants)
+    registry::room_for_one().map_err(|m| FileError::new(path, None, &m))?;
+    let compiled = compile_text(path, text)?;
+    registry::register(path, text, compiled).map_err(|m| FileError::new(path, None, &m))
 }
 
 impl DefinedPosition {

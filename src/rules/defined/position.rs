@@ -12,8 +12,11 @@ use crate::rules::piece::{Colour, Kind, Piece};
 /// "No en passant cell".
 pub(super) const NO_EP: u16 = u16::MAX;
 
-/// A side's reserve: how many of each kind it holds.
-pub type Reserve = [u8; MAX_KINDS];
+/// A side's reserve: how many of each kind it holds. A FEN may give a side at most as many
+/// pieces, on the board and in its reserve together, as the board has cells (see
+/// [`DefinedPosition::from_fen`]), and no move adds to that number, so the counts stay
+/// below [`crate::rules::board::MAX_CELLS`].
+pub type Reserve = [u16; MAX_KINDS];
 
 /// What taking back a move restores.
 #[derive(Clone, Copy, Debug)]
@@ -68,7 +71,7 @@ impl DefinedPosition {
     pub(super) fn empty(rules: &'static Rules) -> Self {
         DefinedPosition {
             rules,
-            board: Board::new(rules.zobrist),
+            board: Board::new(&rules.zobrist),
             side: Colour::WHITE,
             reserves: [[0; MAX_KINDS]; 2],
             castling: 0,
@@ -258,7 +261,11 @@ impl DefinedPosition {
                             (a.z as i32 + b.z as i32) / 2,
                         )
                         .expect("a double step passes a cell");
-                    self.set_ep((mid as u16, to as u16));
+                    // Only a double step that no other pawn could have made gives the
+                    // right: the FEN names the cell passed, not the pawn.
+                    if self.ep_victim(mid, us) == Some(to) {
+                        self.set_ep((mid as u16, to as u16));
+                    }
                 }
             }
         }
@@ -268,7 +275,7 @@ impl DefinedPosition {
         }
         self.clocks.after_two_colour_move(us);
         self.side = us.flip();
-        let z = r.zobrist;
+        let z = &r.zobrist;
         self.board
             .toggle_key(z.side[us.idx()] ^ z.side[self.side.idx()]);
         self.history.push(undo);
@@ -374,17 +381,33 @@ impl NullMove<W> for DefinedPosition {
 }
 
 impl DefinedPosition {
-    /// The pawn of `owner` that passed over `ep` by a double step: the cell after `ep` along
-    /// one of its steps holding such a pawn.
+    /// The pawn of `owner` that passed over `ep` by a double step: on the cell after `ep`
+    /// along one of its steps, having come from the cell before it (an empty cell it may
+    /// double-step from). `None` when no pawn or more than one could have: a FEN names only
+    /// the cell passed, so a double step that several pawns could have made gives no en
+    /// passant right (see `make_move`), and every right a position holds reads back.
     pub(super) fn ep_victim(&self, ep: Cell, owner: Colour) -> Option<Cell> {
         let r = self.rules;
         let m = &r.movement[owner.idx()];
-        (0..r.kinds)
-            .filter(|&k| r.is_pawn(k as Kind))
-            .flat_map(|k| m.pawn_steps[k].iter().map(move |v| (k, *v)))
-            .find_map(|(k, v)| {
-                let c = r.geo.step(ep, v)?;
-                (self.board.piece_at(c) == Piece::new(k as Kind, owner)).then_some(c)
-            })
+        let mut found = None;
+        for k in (0..r.kinds).filter(|&k| r.is_pawn(k as Kind)) {
+            for &v in &m.pawn_steps[k] {
+                let Some(c) = r.geo.step(ep, v) else {
+                    continue;
+                };
+                let from = r.geo.step(ep, [-v[0], -v[1], -v[2]]);
+                let passed = self.board.piece_at(c) == Piece::new(k as Kind, owner)
+                    && from.is_some_and(|f| {
+                        r.double_step[owner.idx()].contains(f) && self.board.piece_at(f).is_none()
+                    });
+                if passed {
+                    if found.is_some_and(|f| f != c) {
+                        return None;
+                    }
+                    found = Some(c);
+                }
+            }
+        }
+        found
     }
 }

@@ -7,14 +7,17 @@ use std::any::Any;
 use std::ops::Range;
 use std::sync::OnceLock;
 
-use super::file::{
-    AtomDef, BoardDef, Direction, Directions, Leaps, OneOrMany, PieceDef, VariantDef,
-};
+use std::collections::HashSet;
+
+use super::compiled::Compiled;
+use super::file::{BoardDef, OneOrMany, PieceDef, VariantDef};
+use super::limits::{self, MAX_HOLES};
+use super::pieces;
 use crate::rules::bitset::{BitSet, Cell};
 use crate::rules::board::MAX_KINDS;
-use crate::rules::geometry::{Geometry, GeometrySpec, LevelSpec, Vector};
+use crate::rules::geometry::{Coord, Geometry, GeometrySpec, LevelSpec, Vector};
 use crate::rules::piece::{Colour, Kind};
-use crate::rules::variant::{PieceInfo, VariantInfo};
+use crate::rules::variant::VariantInfo;
 use crate::rules::zobrist::Zobrist;
 
 /// The board width of every file-defined variant: 320 cells, the most a move can address
@@ -116,7 +119,7 @@ pub struct Movement {
 
 /// A compiled variant.
 pub struct Rules {
-    /// The protocol name.
+    /// The protocol name (empty until the variant is registered).
     pub name: &'static str,
     /// The name players know it by.
     pub title: String,
@@ -124,12 +127,13 @@ pub struct Rules {
     pub source: String,
     /// The file it was read from.
     pub path: String,
-    /// What the rest of the engine reads about every variant.
+    /// What the rest of the engine reads about every variant (its start position, bench
+    /// positions and pieces are empty until the variant is registered).
     pub info: VariantInfo,
     /// The board.
     pub geo: Geometry<W>,
     /// The keys.
-    pub zobrist: &'static Zobrist,
+    pub zobrist: Zobrist,
     /// Piece letters (upper case), by kind.
     pub letters: Vec<char>,
     /// Number of kinds.
@@ -146,8 +150,8 @@ pub struct Rules {
     pub double_step: [Bb; 2],
     /// Whether double steps can be taken en passant.
     pub en_passant: bool,
-    /// Whether the start position's pawn cells are double-step cells too (filled in when
-    /// the start position is read, see [`super::load_text`]).
+    /// Whether the start position's pawn cells are double-step cells too (they are in
+    /// [`Rules::double_step`]).
     pub double_step_start: bool,
     /// Per colour, the cells where a pawn promotes.
     pub promotion_zone: [Bb; 2],
@@ -208,11 +212,6 @@ pub fn class_vectors(class: &str) -> Option<Vec<Vector>> {
     Some(out)
 }
 
-/// Every permutation and sign of `t`, without repeats.
-fn leap_vectors(t: [i32; 3]) -> Vec<Vector> {
-    crate::rules::geometry::permutations_with_signs(t.map(|x| x as i8))
-}
-
 fn names(x: &OneOrMany) -> Vec<String> {
     match x {
         OneOrMany::One(s) => vec![s.clone()],
@@ -220,7 +219,8 @@ fn names(x: &OneOrMany) -> Vec<String> {
     }
 }
 
-/// `"b-i"` → (1, 8); `"1-10"` → (0, 9).
+/// `"b-i"` → (1, 8); `"1-10"` → (0, 9). Files are `a` to `z`, ranks 1 to 99 (cell names
+/// have at most two rank digits).
 fn range_of(text: &str, letters: bool) -> Option<(i8, i8)> {
     let (a, b) = text.split_once('-').unwrap_or((text, text));
     let one = |s: &str| -> Option<i8> {
@@ -232,11 +232,50 @@ fn range_of(text: &str, letters: bool) -> Option<(i8, i8)> {
                 _ => None,
             }
         } else {
-            s.parse::<i8>().ok().filter(|&r| r >= 1).map(|r| r - 1)
+            s.parse::<i8>()
+                .ok()
+                .filter(|r| (1..=MAX_RANKS).contains(r))
+                .map(|r| r - 1)
         }
     };
     let (a, b) = (one(a)?, one(b)?);
     (a <= b).then_some((a, b))
+}
+
+/// The most files and levels (one letter each), and ranks (two digits).
+const MAX_FILES: i8 = 26;
+const MAX_RANKS: i8 = 99;
+const MAX_LEVELS: usize = 26;
+
+/// The coordinates of the cell named `name` (`e4`, `Cc3`) in the levels of `spec`, read as
+/// [`Geometry::parse_name`] reads names: without building a geometry, which could not hold
+/// a board that is too large before its holes are taken out.
+fn coord_of_name(spec: &GeometrySpec, name: &str) -> Option<Coord> {
+    let b = name.as_bytes();
+    let (z, rest) = if spec.named_levels {
+        let l = *b.first()?;
+        if !l.is_ascii_uppercase() {
+            return None;
+        }
+        ((l - b'A') as usize, &b[1..])
+    } else {
+        (0, b)
+    };
+    let (&f, digits) = rest.split_first()?;
+    if !f.is_ascii_lowercase()
+        || digits.is_empty()
+        || digits.len() > 2
+        || digits[0] == b'0'
+        || !digits.iter().all(u8::is_ascii_digit)
+    {
+        return None;
+    }
+    let x = (f - b'a') as i8;
+    let y = digits.iter().fold(0i8, |n, d| n * 10 + (d - b'0') as i8) - 1;
+    let level = spec.levels.get(z)?;
+    let inside = (level.files.0..=level.files.1).contains(&x)
+        && (level.ranks.0..=level.ranks.1).contains(&y);
+    inside.then_some(Coord { x, y, z: z as i8 })
 }
 
 fn board_spec(board: &BoardDef, span: &Range<usize>) -> Result<GeometrySpec, Refusal> {
@@ -248,9 +287,13 @@ fn board_spec(board: &BoardDef, span: &Range<usize>) -> Result<GeometrySpec, Ref
                 "board: give either `level` tables or files/ranks/levels",
             );
         }
+        if board.level.len() > MAX_LEVELS {
+            return refuse(span, format!("board: at most {MAX_LEVELS} levels"));
+        }
         for (i, l) in board.level.iter().enumerate() {
+            let (lspan, l) = (l.span(), l.get_ref());
             let files = range_of(&l.files, true).ok_or_else(|| Refusal {
-                span: span.clone(),
+                span: lspan.clone(),
                 message: format!(
                     "board: level {} files '{}' is not a range like \"a-h\"",
                     i + 1,
@@ -258,9 +301,9 @@ fn board_spec(board: &BoardDef, span: &Range<usize>) -> Result<GeometrySpec, Ref
                 ),
             })?;
             let ranks = range_of(&l.ranks, false).ok_or_else(|| Refusal {
-                span: span.clone(),
+                span: lspan.clone(),
                 message: format!(
-                    "board: level {} ranks '{}' is not a range like \"1-8\"",
+                    "board: level {} ranks '{}' is not a range like \"1-8\" (ranks 1 to {MAX_RANKS})",
                     i + 1,
                     l.ranks
                 ),
@@ -272,10 +315,13 @@ fn board_spec(board: &BoardDef, span: &Range<usize>) -> Result<GeometrySpec, Ref
             return refuse(span, "board: needs `files` and `ranks` (or `level` tables)");
         };
         let n = board.levels.unwrap_or(1);
-        if !(1..=26).contains(&f) || !(1..=99).contains(&r) || !(1..=26).contains(&n) {
+        if !(1..=MAX_FILES as i32).contains(&f)
+            || !(1..=MAX_RANKS as i32).contains(&r)
+            || !(1..=MAX_LEVELS as i32).contains(&n)
+        {
             return refuse(
                 span,
-                "board: files and levels must be 1 to 26, ranks 1 to 99",
+                format!("board: files and levels must be 1 to {MAX_FILES}, ranks 1 to {MAX_RANKS}"),
             );
         }
         for _ in 0..n {
@@ -285,9 +331,6 @@ fn board_spec(board: &BoardDef, span: &Range<usize>) -> Result<GeometrySpec, Ref
             });
         }
     }
-    if levels.len() > 26 {
-        return refuse(span, "board: at most 26 levels");
-    }
     let named_levels = levels.len() > 1;
     let mut spec = GeometrySpec {
         levels,
@@ -295,34 +338,52 @@ fn board_spec(board: &BoardDef, span: &Range<usize>) -> Result<GeometrySpec, Ref
         holes: Vec::new(),
         directions: class_vectors("all").expect("a class"),
     };
-    let cells: usize = spec
-        .levels
-        .iter()
-        .map(|l| ((l.files.1 - l.files.0 + 1) as usize) * ((l.ranks.1 - l.ranks.0 + 1) as usize))
-        .sum();
-    if cells > MAX_CELLS + board.holes.len() {
+    if board.holes.len() > MAX_HOLES {
+        return refuse(
+            span,
+            format!("board: {} holes, at most {MAX_HOLES}", board.holes.len()),
+        );
+    }
+    // Holes are named on the full board, each once.
+    let mut holes: HashSet<Coord> = HashSet::new();
+    for h in &board.holes {
+        let (hspan, name) = (h.span(), h.get_ref());
+        let Some(c) = coord_of_name(&spec, name) else {
+            return refuse(
+                &hspan,
+                format!("board: hole '{name}' is not a cell of the board"),
+            );
+        };
+        if !holes.insert(c) {
+            return refuse(&hspan, format!("board: hole '{name}' is given twice"));
+        }
+        spec.holes.push(c);
+    }
+    // Counted once the holes are out: the geometry must hold every cell that is left.
+    let mut cells = 0usize;
+    for (z, l) in spec.levels.iter().enumerate() {
+        let area = ((l.files.1 - l.files.0 + 1) as usize) * ((l.ranks.1 - l.ranks.0 + 1) as usize);
+        let left = area - holes.iter().filter(|c| c.z as usize == z).count();
+        if left == 0 {
+            return refuse(
+                span,
+                format!("board: level {} has no cells", (b'A' + z as u8) as char),
+            );
+        }
+        cells += left;
+    }
+    if cells > MAX_CELLS {
         return refuse(
             span,
             format!("board: {cells} cells, the most a board may have is {MAX_CELLS}"),
         );
     }
-    // Holes are named on the full board.
-    let full: Geometry<W> = Geometry::new(&spec);
-    for h in &board.holes {
-        let Some(c) = full.parse_name(h) else {
-            return refuse(
-                span,
-                format!("board: hole '{h}' is not a cell of the board"),
-            );
-        };
-        spec.holes.push(full.coord(c));
-    }
     Ok(spec)
 }
 
-/// The forward axes of White: `"y"` → (1, +1), `"-z"` → (2, -1).
+/// The forward axes of White: `"y"` → (1, +1), `"-z"` → (2, -1); each axis at most once.
 fn forward_axes(list: &[String], span: &Range<usize>) -> Result<Vec<(usize, i8)>, Refusal> {
-    let mut out = Vec::new();
+    let mut out: Vec<(usize, i8)> = Vec::new();
     for a in list {
         let (sign, axis) = match a.strip_prefix('-') {
             Some(rest) => (-1, rest),
@@ -339,124 +400,15 @@ fn forward_axes(list: &[String], span: &Range<usize>) -> Result<Vec<(usize, i8)>
                 );
             }
         };
+        if out.iter().any(|&(j, _)| j == i) {
+            return refuse(span, format!("forward: axis '{axis}' is given twice"));
+        }
         out.push((i, sign));
     }
     if out.is_empty() {
         return refuse(span, "forward: give at least one axis");
     }
     Ok(out)
-}
-
-/// Whether `v` goes forward for a colour whose forward axes are `axes`: never against one
-/// of them, and along at least one.
-fn is_forward(v: Vector, axes: &[(usize, i8)]) -> bool {
-    axes.iter().all(|&(i, s)| v[i] * s >= 0) && axes.iter().any(|&(i, s)| v[i] * s > 0)
-}
-
-/// One atom's vectors, slide range and abilities.
-struct Atom {
-    vectors: Vec<Vector>,
-    /// Vectors given one by one, which Black gets mirrored along the forward axes.
-    explicit: Vec<Vector>,
-    /// `Some(range)` for a slide, `None` for a leap (a step is a leap of one cell).
-    slide: Option<u32>,
-    moves: bool,
-    captures: bool,
-    forward: bool,
-}
-
-fn atom(a: &AtomDef, span: &Range<usize>) -> Result<Atom, Refusal> {
-    let given = a.slide.is_some() as u8 + a.step.is_some() as u8 + a.leap.is_some() as u8;
-    if given != 1 {
-        return refuse(
-            span,
-            "a move needs exactly one of `slide`, `step` or `leap`",
-        );
-    }
-    // (class vectors, explicit vectors)
-    let directions = |x: &Directions, step: bool| -> Result<(Vec<Vector>, Vec<Vector>), Refusal> {
-        let items = match x {
-            Directions::One(s) => vec![Direction::Class(s.clone())],
-            Directions::Many(v) => v.clone(),
-        };
-        let (mut classes, mut explicit) = (Vec::new(), Vec::new());
-        for d in items {
-            match d {
-                Direction::Class(c) => match class_vectors(&c) {
-                    Some(v) => classes.extend(v),
-                    None => {
-                        return refuse(
-                            span,
-                            format!(
-                                "unknown direction class '{c}' (orthogonal, diagonal, triagonal, all)"
-                            ),
-                        );
-                    }
-                },
-                Direction::Vector(v) => {
-                    if v.iter().any(|x| x.abs() > 1) || v == [0, 0, 0] {
-                        return refuse(
-                            span,
-                            format!(
-                                "direction {v:?}: components -1, 0 or 1, not all 0{}",
-                                if step {
-                                    " (longer jumps are leaps)"
-                                } else {
-                                    ""
-                                }
-                            ),
-                        );
-                    }
-                    explicit.push(v.map(|x| x as i8));
-                }
-            }
-        }
-        Ok((classes, explicit))
-    };
-    let ((vectors, explicit), slide) = if let Some(s) = &a.slide {
-        if a.range == Some(0) {
-            return refuse(span, "`range` must be at least 1");
-        }
-        (directions(s, false)?, Some(a.range.unwrap_or(u32::MAX)))
-    } else if let Some(s) = &a.step {
-        if a.range.is_some() {
-            return refuse(span, "`range` belongs to a slide, not a step");
-        }
-        (directions(s, true)?, None)
-    } else {
-        if a.range.is_some() {
-            return refuse(span, "`range` belongs to a slide, not a leap");
-        }
-        let triples = match a.leap.as_ref().expect("one is given") {
-            Leaps::One(t) => vec![*t],
-            Leaps::Many(v) => v.clone(),
-        };
-        let mut out = Vec::new();
-        for t in triples {
-            if t.iter().any(|x| x.abs() > 15) || t == [0, 0, 0] {
-                return refuse(
-                    span,
-                    format!("leap {t:?}: components from -15 to 15, not all 0"),
-                );
-            }
-            out.extend(leap_vectors(t));
-        }
-        ((out, Vec::new()), None)
-    };
-    let (moves, captures) = match a.only.as_deref() {
-        None => (true, true),
-        Some("move") => (true, false),
-        Some("capture") => (false, true),
-        Some(o) => return refuse(span, format!("only = '{o}': write \"move\" or \"capture\"")),
-    };
-    Ok(Atom {
-        vectors,
-        explicit,
-        slide,
-        moves,
-        captures,
-        forward: a.forward,
-    })
 }
 
 fn piece_letter(p: &PieceDef) -> Result<char, Refusal> {
@@ -484,8 +436,11 @@ fn kind_of(letters: &[char], s: &str) -> Option<Kind> {
     }
 }
 
-/// Compiles one definition (`path` names the file, for messages).
-pub fn compile(def: &VariantDef, path: &str) -> Result<Rules, Refusal> {
+/// Compiles one definition (`path` names the file, for messages). Nothing is leaked: the
+/// rules' `'static` texts are filled in when the variant is registered
+/// ([`Compiled::register`]).
+pub fn compile(def: &VariantDef, path: &str) -> Result<Compiled, Refusal> {
+    limits::texts(def)?;
     let name = def.name.get_ref();
     let nspan = def.name.span();
     if name.is_empty()
@@ -515,7 +470,7 @@ pub fn compile(def: &VariantDef, path: &str) -> Result<Rules, Refusal> {
         );
     }
     let mut letters = Vec::new();
-    let mut infos = Vec::new();
+    let mut piece_names: Vec<String> = Vec::new();
     let (mut royal, mut pawns, mut capture_promoters) = (0u16, 0u16, 0u16);
     let mut movement: [Movement; 2] = Default::default();
     let dirs = geo.directions().to_vec();
@@ -530,13 +485,7 @@ pub fn compile(def: &VariantDef, path: &str) -> Result<Rules, Refusal> {
             );
         }
         letters.push(l);
-        infos.push(PieceInfo {
-            letter: l,
-            name: Box::leak(pd.name.clone().into_boxed_str()),
-        });
-        if pd.moves.is_empty() {
-            return refuse(&span, format!("piece '{l}' has no moves"));
-        }
+        piece_names.push(pd.name.get_ref().clone());
         royal |= (pd.royal as u16) << k;
         pawns |= (pd.pawn as u16) << k;
         capture_promoters |= (pd.promotes_after_capture as u16) << k;
@@ -546,67 +495,19 @@ pub fn compile(def: &VariantDef, path: &str) -> Result<Rules, Refusal> {
                 format!("piece '{l}' cannot be both royal and a pawn"),
             );
         }
+        let atoms = pieces::atoms(l, pd, &span)?;
         for (c, fwd) in [&white_fwd, &black_fwd].into_iter().enumerate() {
+            let side = pieces::Side {
+                white_forward: &white_fwd,
+                forward: fwd,
+                black: c == 1,
+            };
+            let piece = pieces::compile(l, &atoms, pd.pawn, &geo, &side, &span)?;
             let m = &mut movement[c];
-            let mut leap_move = vec![Bb::EMPTY; geo.cells()];
-            let mut leap_capture = vec![Bb::EMPTY; geo.cells()];
-            let mut slides = Vec::new();
-            let mut steps = Vec::new();
-            for a in &pd.moves {
-                let at = atom(a.get_ref(), &a.span())?;
-                let mirrored = at.explicit.iter().map(|&v| {
-                    let mut w = v;
-                    if c == 1 {
-                        for &(i, _) in &white_fwd {
-                            w[i] = -w[i];
-                        }
-                    }
-                    w
-                });
-                let mut vectors: Vec<Vector> = Vec::new();
-                for v in at.vectors.iter().copied().chain(mirrored) {
-                    if (!at.forward || is_forward(v, fwd)) && !vectors.contains(&v) {
-                        vectors.push(v);
-                    }
-                }
-                if vectors.is_empty() {
-                    return refuse(&a.span(), "no direction is left of this move (forward?)");
-                }
-                match at.slide {
-                    Some(range) => {
-                        for v in &vectors {
-                            let dir = dirs.iter().position(|d| d == v).expect("unit vector");
-                            slides.push(Slide {
-                                dir,
-                                range,
-                                moves: at.moves,
-                                captures: at.captures,
-                            });
-                        }
-                    }
-                    None => {
-                        let table = geo.leap_table(&vectors);
-                        for (cell, t) in table.into_iter().enumerate() {
-                            if at.moves {
-                                leap_move[cell] |= t;
-                            }
-                            if at.captures {
-                                leap_capture[cell] |= t;
-                            }
-                        }
-                        if pd.pawn && at.moves {
-                            steps.extend(vectors.iter().filter(|v| v.iter().all(|x| x.abs() <= 1)));
-                        }
-                    }
-                }
-            }
-            // Directions that exist nowhere on this board (vertical ones on a flat board)
-            // are dropped.
-            slides.retain(|s| (0..geo.cells()).any(|cell| geo.ray(cell, s.dir).any()));
-            m.leap_move.push(leap_move);
-            m.leap_capture.push(leap_capture);
-            m.slides.push(slides);
-            m.pawn_steps.push(steps);
+            m.leap_move.push(piece.leap_move);
+            m.leap_capture.push(piece.leap_capture);
+            m.slides.push(piece.slides);
+            m.pawn_steps.push(piece.pawn_steps);
         }
     }
     let kinds = letters.len();
@@ -652,7 +553,11 @@ pub fn compile(def: &VariantDef, path: &str) -> Result<Rules, Refusal> {
     let ranks = geo.extent().1 as i32;
     let dspan = def.double_step_ranks.span();
     let mut double_step = [Bb::EMPTY; 2];
-    for &r in def.double_step_ranks.get_ref() {
+    let mut double_ranks = def.double_step_ranks.get_ref().clone();
+    // Each rank once: the list may be long, the board's ranks are few.
+    double_ranks.sort_unstable();
+    double_ranks.dedup();
+    for r in double_ranks {
         if r < 1 || r > ranks {
             return refuse(
                 &dspan,
@@ -714,6 +619,8 @@ pub fn compile(def: &VariantDef, path: &str) -> Result<Rules, Refusal> {
                 let mut ks = Vec::new();
                 for s in names(other) {
                     match kind_of(&letters, &s) {
+                        // Each choice once: a repeated one would be a second, equal move.
+                        Some(k) if ks.contains(&k) => {}
                         Some(k) if royal >> k & 1 == 0 && pawns >> k & 1 == 0 => ks.push(k),
                         Some(_) => {
                             return refuse(
@@ -776,6 +683,12 @@ pub fn compile(def: &VariantDef, path: &str) -> Result<Rules, Refusal> {
 
     // Castling.
     let mut castlings = Vec::new();
+    if def.castling.len() > MAX_CASTLINGS {
+        return refuse(
+            &def.castling[MAX_CASTLINGS].span(),
+            format!("at most {MAX_CASTLINGS} castling moves"),
+        );
+    }
     for c in &def.castling {
         let span = c.span();
         let cd = c.get_ref();
@@ -829,6 +742,12 @@ pub fn compile(def: &VariantDef, path: &str) -> Result<Rules, Refusal> {
         if king == rook || king == king_to && rook == rook_to {
             return refuse(&span, "castling: the King and Rook must be apart and move");
         }
+        if king_to == rook_to {
+            return refuse(
+                &span,
+                "castling: the King and Rook must end on different cells",
+            );
+        }
         let king_path = line(king, king_to)?;
         let mut empty: Bb = king_path.iter().copied().collect();
         empty |= line(rook, rook_to)?.into_iter().collect();
@@ -851,9 +770,6 @@ pub fn compile(def: &VariantDef, path: &str) -> Result<Rules, Refusal> {
             empty,
             king_path: king_path.into_iter().skip(1).collect(),
         });
-    }
-    if castlings.len() > MAX_CASTLINGS {
-        return refuse(&nspan, format!("at most {MAX_CASTLINGS} castling moves"));
     }
     let mut castle_keep = vec![u32::MAX; geo.cells()];
     for (i, c) in castlings.iter().enumerate() {
@@ -887,32 +803,33 @@ pub fn compile(def: &VariantDef, path: &str) -> Result<Rules, Refusal> {
         }
     };
     let extra = 1 + MAX_CASTLINGS + geo.cells() + 2 * MAX_KINDS * MAX_RESERVE;
-    let zobrist: &'static Zobrist = Box::leak(Box::new(Zobrist::new(
-        &format!("file:{name}"),
-        geo.cells(),
-        extra,
-    )));
-    let name: &'static str = Box::leak(name.clone().into_boxed_str());
-    let start: &'static str = Box::leak(def.start.get_ref().trim().to_string().into_boxed_str());
-    let pieces: &'static [PieceInfo] = Box::leak(infos.into_boxed_slice());
-    let bench: &'static [&'static str] = Box::leak(vec![start].into_boxed_slice());
+    let zobrist = Zobrist::new(&format!("file:{name}"), geo.cells(), extra);
     let levels_note: &'static str = if geo.levels() > 1 {
         "Level A is the bottom"
     } else {
         ""
     };
+    // The `'static` texts stay empty until the variant is registered: a refused file leaks
+    // nothing.
     let info = VariantInfo {
-        start_fen: start,
+        start_fen: "",
         colours: 2,
-        bench_positions: bench,
+        bench_positions: &[],
         bench_depth: def.bench_depth.unwrap_or(5),
-        pieces,
+        pieces: &[],
         levels_note,
     };
-    Ok(Rules {
-        name,
-        title: def.title.clone().unwrap_or_else(|| name.to_string()),
-        source: def.source.clone().unwrap_or_default(),
+    let rules = Rules {
+        name: "",
+        title: def
+            .title
+            .as_ref()
+            .map_or_else(|| name.clone(), |t| t.get_ref().clone()),
+        source: def
+            .source
+            .as_ref()
+            .map(|s| s.get_ref().clone())
+            .unwrap_or_default(),
         path: path.to_string(),
         info,
         geo,
@@ -939,7 +856,13 @@ pub fn compile(def: &VariantDef, path: &str) -> Result<Rules, Refusal> {
         slide_attackers,
         dir_len,
         eval: OnceLock::new(),
-    })
+    };
+    Ok(Compiled::new(
+        rules,
+        name.clone(),
+        def.start.get_ref().trim().to_string(),
+        piece_names,
+    ))
 }
 
 impl Rules {
@@ -1015,6 +938,7 @@ impl Rules {
 
 #[cfg(test)]
 mod tests {
+    use super::super::pieces::{is_forward, leap_vectors};
     use super::*;
 
     #[test]
@@ -1038,5 +962,8 @@ mod tests {
         assert_eq!(range_of("b-i", true), Some((1, 8)));
         assert_eq!(range_of("1-10", false), Some((0, 9)));
         assert_eq!(range_of("3-1", false), None);
+        assert_eq!(range_of("1-99", false), Some((0, 98)));
+        assert_eq!(range_of("1-100", false), None);
+        assert_eq!(range_of("0-5", false), None);
     }
 }
