@@ -15,4 +15,5 @@ pub mod protocol;
 pub mod rules;
 pub mod runner;
 pub mod search;
+pub mod text;
 pub mod tuning;

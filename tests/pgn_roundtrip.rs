@@ -14,7 +14,7 @@ use strata::rules::piece::Colour;
 use strata::runner::game::{GameRecord, GameResult, PlayedMove, Termination};
 use strata::runner::pgn::{read_games, write_game};
 use strata::runner::player::SearchInfo;
-use strata::runner::text::printable;
+use strata::text::escape as printable;
 
 /// Pieces of text that try to break a PGN.
 const PIECES: [&str; 44] = [

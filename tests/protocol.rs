@@ -852,7 +852,7 @@ fn control_characters_in_input_are_echoed_escaped() {
     for l in &lines {
         assert!(!l.chars().any(|c| c.is_control()), "{l:?}");
     }
-    assert!(errs[0].contains("\\u{1b}"), "{}", errs[0]);
+    assert!(errs[0].contains("\\u001B"), "{}", errs[0]);
 }
 
 /// Found while fixing issue 70: `go perft 4000000000` made the engine allocate a move list

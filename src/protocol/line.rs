@@ -11,9 +11,10 @@
 //! Reading is bounded too: [`read_line`] reads at most a given number of bytes of one line,
 //! so that input without line breaks (`cat /dev/zero`) costs no more memory than that.
 
-use std::borrow::Cow;
 use std::fmt;
 use std::io::{self, BufRead};
+
+pub use crate::text::{LineError, check, escape, is_forbidden};
 
 /// The longest line the engine reads on stdin, in bytes (a `position` command of about
 /// 40 000 moves). A longer line is refused as a whole, with one error line.
@@ -22,75 +23,6 @@ pub const MAX_INPUT_LINE: usize = 256 * 1024;
 /// The longest line `strata match` and `strata gui` read from an engine, in bytes. An
 /// engine that prints a longer one is misbehaving: its game ends with that reason.
 pub const MAX_ENGINE_LINE: usize = 64 * 1024;
-
-/// Why a text cannot be (part of) a protocol line.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct LineError {
-    /// What the text is (`the value of option 'UCI_Elo'`, `the FEN`).
-    pub what: String,
-    /// What is wrong with it.
-    pub why: String,
-}
-
-impl fmt::Display for LineError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} {}", self.what, self.why)
-    }
-}
-
-impl std::error::Error for LineError {}
-
-/// Whether `c` ends a line for some reader: LF, CR, NEL, and Unicode's line and paragraph
-/// separators (vertical tab and form feed too).
-fn is_line_break(c: char) -> bool {
-    matches!(
-        c,
-        '\n' | '\r' | '\u{0B}' | '\u{0C}' | '\u{85}' | '\u{2028}' | '\u{2029}'
-    )
-}
-
-/// Whether `c` may not appear in a protocol line: a control character (C0 including tab,
-/// DEL, C1) or a line or paragraph separator.
-pub fn is_forbidden(c: char) -> bool {
-    c.is_control() || is_line_break(c)
-}
-
-/// Checks that `text` may be written as (part of) one protocol line: no line break and no
-/// other control character. `what` names the text in the error.
-pub fn check(what: &str, text: &str) -> Result<(), LineError> {
-    match text.chars().enumerate().find(|&(_, c)| is_forbidden(c)) {
-        None => Ok(()),
-        Some((at, ch)) => Err(LineError {
-            what: what.to_string(),
-            why: format!(
-                "holds {} (U+{:04X}) at character {at}: a protocol line cannot carry it",
-                if is_line_break(ch) {
-                    "a line break"
-                } else {
-                    "a control character"
-                },
-                ch as u32
-            ),
-        }),
-    }
-}
-
-/// `text` with every forbidden character written as `\u{..}`: for echoing input in an
-/// error message (which must stay one line, and must not hide a carriage return).
-pub fn escape(text: &str) -> Cow<'_, str> {
-    if !text.chars().any(is_forbidden) {
-        return Cow::Borrowed(text);
-    }
-    let mut out = String::with_capacity(text.len() + 8);
-    for c in text.chars() {
-        if is_forbidden(c) {
-            out.push_str(&format!("\\u{{{:x}}}", c as u32));
-        } else {
-            out.push(c);
-        }
-    }
-    Cow::Owned(out)
-}
 
 /// One protocol line, without its line break: text that holds no line break and no other
 /// control character. [`Line::new`] is the only way to make one.
@@ -234,8 +166,6 @@ mod tests {
             "the value of option 'UCI_Elo' holds a line break (U+000A) at character 4: \
              a protocol line cannot carry it"
         );
-        assert_eq!(escape("a\r\nb"), "a\\u{d}\\u{a}b");
-        assert_eq!(escape("plain"), "plain");
     }
 
     #[test]

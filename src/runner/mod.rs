@@ -30,7 +30,6 @@ pub mod referee;
 pub mod report;
 pub mod seats;
 pub mod stats;
-pub mod text;
 pub mod tournament;
 
 pub use tournament::{MatchSummary, run};

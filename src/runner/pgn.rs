@@ -14,10 +14,10 @@ use std::time::{Duration, UNIX_EPOCH};
 
 use super::args::PgnExtras;
 use super::game::GameRecord;
-use super::text::printable;
-use crate::protocol::line::is_forbidden;
 use crate::rules::piece::Colour;
 use crate::rules::{AnyGame, Game, Variant};
+use crate::text::escape as printable;
+use crate::text::is_forbidden;
 
 /// The civil date (year, month, day) of a day count since 1970-01-01 (Gregorian calendar;
 /// H. Hinnant's `civil_from_days`).

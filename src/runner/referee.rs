@@ -10,9 +10,9 @@ use super::game::{GameRecord, GameResult, PlayedMove, Termination, go_command};
 use super::openings::Opening;
 use super::player::SearchInfo;
 use super::seats::team_name;
-use super::text::echo;
 use crate::rules::piece::Colour;
 use crate::rules::{AnyGame, Game, GameEnd, MoveError, Variant};
+use crate::text::echo;
 
 /// How many characters of a move a player named are repeated in the reason it loses by.
 const ECHO: usize = 40;

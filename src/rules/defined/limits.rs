@@ -12,7 +12,7 @@ use std::ops::Range;
 
 use super::file::{Direction, Directions, OneOrMany, VariantDef};
 use super::rules::{Refusal, refuse};
-use crate::protocol::line;
+use crate::text;
 
 /// The largest variant file read, in bytes (the shipped files are 1.6 to 3.3 KB).
 pub const MAX_FILE_BYTES: usize = 256 * 1024;
@@ -44,7 +44,7 @@ pub(super) fn text(
     span: &Range<usize>,
     max_chars: usize,
 ) -> Result<(), Refusal> {
-    if let Err(e) = line::check(what, text) {
+    if let Err(e) = text::check(what, text) {
         return refuse(span, e.to_string());
     }
     let n = text.chars().count();

@@ -27,13 +27,13 @@ pub use position::{DefinedPosition, Reserve};
 pub use registry::{count as loaded_count, find, loaded};
 pub use rules::{Goal, Rules};
 
-use crate::protocol::line;
 use crate::rules::bitset::Cell;
 use crate::rules::clocks::NullMove;
 use crate::rules::game::{Game, GameEnd, MoveError};
 use crate::rules::moves::{Move, MoveFlag, MoveList};
 use crate::rules::piece::{Colour, Kind, Piece};
 use crate::rules::variant::Variant;
+use crate::text;
 use limits::MAX_VARIANTS_PER_FILE;
 use rules::Stalemate;
 
@@ -72,8 +72,8 @@ pub struct FileError {
 impl std::fmt::Display for FileError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self.line {
-            Some(l) => write!(f, "{}:{}: {}", line::escape(&self.path), l, self.message),
-            None => write!(f, "{}: {}", line::escape(&self.path), self.message),
+            Some(l) => write!(f, "{}:{}: {}", text::escape(&self.path), l, self.message),
+            None => write!(f, "{}: {}", text::escape(&self.path), self.message),
         }
     }
 }
@@ -85,7 +85,7 @@ impl FileError {
         FileError {
             path: path.to_string(),
             line,
-            message: line::escape(message).into_owned(),
+            message: text::escape(message).into_owned(),
         }
     }
 }
