@@ -14,7 +14,6 @@
 //! - [`game`]: one game of a match, played through a referee.
 //! - [`seats`]: colours, teams and the seat rotation.
 //! - [`openings`], [`pgn`]: where games start, how they are recorded.
-//! - [`text`]: text from outside made printable for output and records.
 //! - [`stats`]: Elo, LOS, pentanomial counts, SPRT.
 //! - [`tournament`], [`report`]: scheduling and output.
 

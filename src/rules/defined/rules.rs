@@ -438,7 +438,7 @@ fn kind_of(letters: &[char], s: &str) -> Option<Kind> {
 
 /// Compiles one definition (`path` names the file, for messages). Nothing is leaked: the
 /// rules' `'static` texts are filled in when the variant is registered
-/// ([`Compiled::register`]).
+/// (`registry::register`).
 pub fn compile(def: &VariantDef, path: &str) -> Result<Compiled, Refusal> {
     limits::texts(def)?;
     let name = def.name.get_ref();
