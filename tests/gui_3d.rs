@@ -4,10 +4,11 @@
 //! too) are highlighted, the same as on the 2D board after switching; a move is played by
 //! clicking in 3D; the orthographic option and switching views keep the game.
 //!
-//! And in one tab, chess then Polyhedron then Podionic: each variant's board rebuilt with
-//! exactly the pieces of its position (glyphs of its own pieces, not the previous variant's),
-//! the levels stacked in the order the rules layer gives (Polyhedron's A at the bottom,
-//! Podionic's at the top), no error on the page, the level-spacing slider spreading the
+//! And in one tab, chess then Polyhedron, Podionic, Future Generation and Pentaplane: each
+//! variant's board rebuilt with exactly the pieces of its position (glyphs of its own pieces,
+//! not the previous variant's), the levels stacked in the order the rules layer gives
+//! (Polyhedron's and Pentaplane's A at the bottom, Podionic's and Future Generation's at the
+//! top), no error on the page, the level-spacing slider spreading the
 //! levels, every cell of every level reachable by a click with the levels spread, the camera
 //! kept above the board and within reach, and "Reset view" bringing back the default view.
 
@@ -495,7 +496,12 @@ async fn variant_changes_in_one_tab_rebuild_the_3d_view_in_each_variants_order()
     frames_at_least(&b, 1).await;
     let chess = shows_start_of(&b, Variant::Chess).await;
     assert_eq!(chess["levels"]["A"].as_f64(), Some(0.0));
-    for variant in [Variant::Polyhedron, Variant::Podionic] {
+    for variant in [
+        Variant::Polyhedron,
+        Variant::Podionic,
+        Variant::FutureGeneration,
+        Variant::Pentaplane,
+    ] {
         new_game_in_tab(&b, variant).await;
         let snap = shows_start_of(&b, variant).await;
         let errors = page_errors(&b).await;
@@ -507,10 +513,9 @@ async fn variant_changes_in_one_tab_rebuild_the_3d_view_in_each_variants_order()
             snap["levels"]["A"].as_f64().unwrap(),
             snap["levels"]["B"].as_f64().unwrap(),
         );
-        match variant {
-            Variant::Podionic => assert!(a > b_, "Podionic's level A is its top"),
-            _ => assert!(a < b_, "Polyhedron's level A is its bottom"),
-        }
+        // As each variant's page in docs/variants/ says.
+        let a_on_top = matches!(variant, Variant::Podionic | Variant::FutureGeneration);
+        assert_eq!(a > b_, a_on_top, "{}: A at {a}, B at {b_}", variant.name());
         // The glyphs load as images: a few frames later the picture is whole.
         tokio::time::sleep(Duration::from_millis(600)).await;
         clear_message(&b).await;
@@ -556,7 +561,8 @@ async fn variant_changes_in_one_tab_rebuild_the_3d_view_in_each_variants_order()
         let clicked: Vec<&String> = match variant {
             // Podionic's 64 cells, every one clicked.
             Variant::Podionic => names.iter().collect(),
-            // Polyhedron's 300: on every level its first and last cells and an inner one.
+            // The others' (Polyhedron's 300): on every level its first and last cells and an
+            // inner one.
             _ => levels
                 .iter()
                 .flat_map(|&l| {
