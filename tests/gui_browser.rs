@@ -639,17 +639,7 @@ async fn screenshots_for_the_docs() {
         tokio::time::sleep(Duration::from_millis(300)).await;
         b.screenshot(&dir.join(format!("{}.png", v.name()))).await;
     }
-    // The 3D view of that Polyhedron game (the last 2D one above is Future Generation's).
-    let moves = engine_game("polyhedron", 8);
-    b.open(&format!(
-        "variant=polyhedron&side=white&{NODES}&view=3d&moves={}",
-        moves.join(",")
-    ))
-    .await;
-    b.wait_moves(moves.len()).await;
-    b.wait("#view3d").await;
-    tokio::time::sleep(Duration::from_millis(1500)).await;
-    b.screenshot(&dir.join("view3d.png")).await;
+    // The 3D view's pictures come from tests/gui_3d.rs's own `screenshots_for_the_docs`.
     // An analysis board of a Pentaplane game: three lines, then a variation from one.
     let moves = engine_game("pentaplane", 6);
     b.open(&format!(

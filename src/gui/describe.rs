@@ -1,16 +1,19 @@
 //! What the page is told about the variants and the position, built from the rules layer
-//! alone: layouts from the geometry, pieces from each variant's table, legal moves, holdings,
-//! Kings in danger. Nothing here is written for one variant.
+//! alone: layouts from the geometry, the levels' stacking order from each variant's
+//! [`VariantInfo`](crate::rules::VariantInfo), pieces from each variant's table, legal moves,
+//! holdings, Kings in danger. Nothing here is written for one variant.
 
 use super::messages::{CellView, LegalMove, LevelView, PieceView, VariantView};
 use crate::rules::bitset::Cell;
 use crate::rules::piece::Colour;
+use crate::rules::variant::LevelOrder;
 use crate::rules::{AnyGame, Game, MoveFlag, MoveList, Variant};
 
 /// A variant as the page draws it.
 pub fn variant_view(v: Variant) -> VariantView {
     let info = v.info();
     let layout = v.layout();
+    let levels = layout.levels.len();
     VariantView {
         name: v.name(),
         colours: info.colours,
@@ -18,10 +21,12 @@ pub fn variant_view(v: Variant) -> VariantView {
         levels: layout
             .levels
             .iter()
-            .map(|l| LevelView {
+            .enumerate()
+            .map(|(z, l)| LevelView {
                 letter: l.letter,
                 files: l.files,
                 ranks: l.ranks,
+                height: info.level_order.height(z, levels),
             })
             .collect(),
         cells: layout
@@ -42,7 +47,8 @@ pub fn variant_view(v: Variant) -> VariantView {
                 name: p.name,
             })
             .collect(),
-        levels_note: info.levels_note,
+        levels_note: info.levels_note(levels),
+        levels_top_down: info.level_order == LevelOrder::TopDown,
     }
 }
 
@@ -169,5 +175,42 @@ mod tests {
         let c10 = cell_named(Variant::Polyhedron, "Ce10").unwrap();
         assert_eq!(move_cells(Variant::Polyhedron, "Ce9Ce10q"), Some((c9, c10)));
         assert_eq!(move_cells(Variant::Chess, "zz"), None);
+    }
+
+    /// The levels' order is the variants' own (each one's page in `docs/variants/`): every
+    /// level has its own height, level A is the top exactly where the rules put it there, and
+    /// the note under the 2D board says the same.
+    #[test]
+    fn levels_stack_in_each_variants_order() {
+        let expected = [
+            (Variant::Chess, None),
+            (Variant::Pole, None),
+            (Variant::Polyhedron, Some(false)),
+            (Variant::Podionic, Some(true)),
+            (Variant::Pentaplane, Some(false)),
+            (Variant::FutureGeneration, Some(true)),
+        ];
+        for (v, top_down) in expected {
+            let view = variant_view(v);
+            let n = view.levels.len();
+            let mut heights: Vec<usize> = view.levels.iter().map(|l| l.height).collect();
+            heights.sort();
+            assert_eq!(heights, (0..n).collect::<Vec<_>>(), "{}", v.name());
+            let Some(top_down) = top_down else {
+                assert_eq!(n, 1);
+                assert_eq!(view.levels_note, "");
+                continue;
+            };
+            assert_eq!(view.levels_top_down, top_down, "{}", v.name());
+            let a = view.levels[0].height;
+            assert_eq!(a, if top_down { n - 1 } else { 0 }, "{}", v.name());
+            let last = view.levels[n - 1].letter;
+            let note = if top_down {
+                format!("Level A is the top, {last} the bottom")
+            } else {
+                format!("Level A is the bottom, {last} the top")
+            };
+            assert!(view.levels_note.starts_with(&note), "{}", view.levels_note);
+        }
     }
 }

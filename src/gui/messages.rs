@@ -272,11 +272,14 @@ pub struct VariantView {
     pub cells: Vec<CellView>,
     /// The piece kinds, by kind number.
     pub pieces: Vec<PieceView>,
-    /// How the levels lie, in words.
-    pub levels_note: &'static str,
+    /// How the levels lie, in words (empty on a one-level board).
+    pub levels_note: String,
+    /// Whether level A is the top (and the last level the bottom), as the variant's rules
+    /// place it; false when A is the bottom. Each level's `height` says the same per level.
+    pub levels_top_down: bool,
 }
 
-/// A level: its letter and the files and ranks it covers (from 0).
+/// A level: its letter, the files and ranks it covers (from 0) and its height in the stack.
 #[derive(Clone, Debug, Serialize)]
 pub struct LevelView {
     /// `A`, `B`, ...
@@ -285,6 +288,9 @@ pub struct LevelView {
     pub files: (i8, i8),
     /// First and last rank.
     pub ranks: (i8, i8),
+    /// Its place in the stack from the bottom: 0 for the bottom level, one more for each
+    /// level above it (from the rules layer's [`LevelOrder`](crate::rules::variant::LevelOrder)).
+    pub height: usize,
 }
 
 /// A cell: its name and coordinates.

@@ -1,7 +1,7 @@
 //! What the variant declares about itself beside its rules (see [`VariantInfo`]).
 
 use super::fen::{POLE_START_FEN, START_FEN};
-use crate::rules::variant::{FIDE_PIECES, VariantInfo, fide_pieces_and, piece};
+use crate::rules::variant::{FIDE_PIECES, LevelOrder, VariantInfo, fide_pieces_and, piece};
 
 /// FIDE chess.
 pub const CHESS: VariantInfo = VariantInfo {
@@ -19,7 +19,8 @@ pub const CHESS: VariantInfo = VariantInfo {
     ],
     bench_depth: 11,
     pieces: &FIDE_PIECES,
-    levels_note: "",
+    level_order: LevelOrder::BottomUp,
+    levels_detail: "",
 };
 
 /// Pole Chess.
@@ -34,5 +35,6 @@ pub const POLE: VariantInfo = VariantInfo {
     ],
     bench_depth: 11,
     pieces: &fide_pieces_and(piece('O', "Pole")),
-    levels_note: "",
+    level_order: LevelOrder::BottomUp,
+    levels_detail: "",
 };

@@ -17,7 +17,7 @@ use crate::rules::bitset::{BitSet, Cell};
 use crate::rules::board::MAX_KINDS;
 use crate::rules::geometry::{Coord, Geometry, GeometrySpec, LevelSpec, Vector};
 use crate::rules::piece::{Colour, Kind};
-use crate::rules::variant::VariantInfo;
+use crate::rules::variant::{LevelOrder, VariantInfo};
 use crate::rules::zobrist::Zobrist;
 
 /// The board width of every file-defined variant: 320 cells, the most a move can address
@@ -804,11 +804,6 @@ pub fn compile(def: &VariantDef, path: &str) -> Result<Compiled, Refusal> {
     };
     let extra = 1 + MAX_CASTLINGS + geo.cells() + 2 * MAX_KINDS * MAX_RESERVE;
     let zobrist = Zobrist::new(&format!("file:{name}"), geo.cells(), extra);
-    let levels_note: &'static str = if geo.levels() > 1 {
-        "Level A is the bottom"
-    } else {
-        ""
-    };
     // The `'static` texts stay empty until the variant is registered: a refused file leaks
     // nothing.
     let info = VariantInfo {
@@ -817,7 +812,10 @@ pub fn compile(def: &VariantDef, path: &str) -> Result<Compiled, Refusal> {
         bench_positions: &[],
         bench_depth: def.bench_depth.unwrap_or(5),
         pieces: &[],
-        levels_note,
+        // The file format puts level A at the bottom (docs/variant-files.md: "level z from 0
+        // (level A, the bottom)"), as Raumschach does.
+        level_order: LevelOrder::BottomUp,
+        levels_detail: "",
     };
     let rules = Rules {
         name: "",

@@ -1,7 +1,7 @@
 //! What the variant declares about itself beside its rules (see [`VariantInfo`]).
 
 use super::fen::START_FEN;
-use crate::rules::variant::{VariantInfo, fide_pieces_and, piece};
+use crate::rules::variant::{LevelOrder, VariantInfo, fide_pieces_and, piece};
 
 /// Chess – The Future Generation.
 pub const INFO: VariantInfo = VariantInfo {
@@ -14,5 +14,6 @@ pub const INFO: VariantInfo = VariantInfo {
     ],
     bench_depth: 7,
     pieces: &fide_pieces_and(piece('C', "Crowned Knight")),
-    levels_note: "Level A is the top (White and Black start there), D the bottom (Gold and Silver)",
+    level_order: LevelOrder::TopDown,
+    levels_detail: "White and Black start on A, Gold and Silver on D",
 };

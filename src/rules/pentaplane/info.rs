@@ -1,7 +1,7 @@
 //! What the variant declares about itself beside its rules (see [`VariantInfo`]).
 
 use super::fen::START_FEN;
-use crate::rules::variant::{VariantInfo, piece};
+use crate::rules::variant::{LevelOrder, VariantInfo, piece};
 
 /// Pentaplane V.
 pub const INFO: VariantInfo = VariantInfo {
@@ -28,5 +28,6 @@ pub const INFO: VariantInfo = VariantInfo {
         piece('O', "Bomb"),
         piece('Z', "Kamikaze Queen"),
     ],
-    levels_note: "Level A is the bottom, E the top",
+    level_order: LevelOrder::BottomUp,
+    levels_detail: "",
 };

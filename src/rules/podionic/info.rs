@@ -1,7 +1,7 @@
 //! What the variant declares about itself beside its rules (see [`VariantInfo`]).
 
 use super::fen::START_FEN;
-use crate::rules::variant::{FIDE_PIECES, VariantInfo};
+use crate::rules::variant::{FIDE_PIECES, LevelOrder, VariantInfo};
 
 /// Podionic Chess.
 pub const INFO: VariantInfo = VariantInfo {
@@ -14,5 +14,6 @@ pub const INFO: VariantInfo = VariantInfo {
     ],
     bench_depth: 10,
     pieces: &FIDE_PIECES,
-    levels_note: "Level A is the top, D the bottom; each overlaps two others, and a square shared by levels is marked",
+    level_order: LevelOrder::TopDown,
+    levels_detail: "each overlaps two others, and a square shared by levels is marked",
 };

@@ -1,7 +1,7 @@
 //! What the variant declares about itself beside its rules (see [`VariantInfo`]).
 
 use super::fen::START_FEN;
-use crate::rules::variant::{VariantInfo, piece};
+use crate::rules::variant::{LevelOrder, VariantInfo, piece};
 
 /// Polyhedron Chess.
 pub const INFO: VariantInfo = VariantInfo {
@@ -29,5 +29,6 @@ pub const INFO: VariantInfo = VariantInfo {
         piece('G', "Gargoyle"),
         piece('P', "Pawn"),
     ],
-    levels_note: "Level A is the bottom, E the top; each level is centred on the one below",
+    level_order: LevelOrder::BottomUp,
+    levels_detail: "each level is centred on the one below",
 };
