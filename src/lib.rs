@@ -9,6 +9,7 @@
 #![warn(missing_docs)]
 
 pub mod eval;
+pub mod files;
 pub mod gui;
 pub mod logging;
 pub mod protocol;

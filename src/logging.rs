@@ -17,7 +17,11 @@ static FILE: Mutex<Option<File>> = Mutex::new(None);
 pub fn set_file(path: Option<&str>) -> Result<(), String> {
     let file = match path {
         None | Some("") | Some("<empty>") => None,
-        Some(p) => Some(File::create(p).map_err(|e| format!("cannot open log file '{p}': {e}"))?),
+        // Never a FIFO or a device: opening one could block the engine for good.
+        Some(p) => Some(
+            crate::files::create_regular(p)
+                .map_err(|e| format!("cannot open log file '{}': {e}", crate::text::escape(p)))?,
+        ),
     };
     *FILE.lock().unwrap_or_else(|e| e.into_inner()) = file;
     Ok(())

@@ -892,3 +892,39 @@ fn huge_numbers_in_commands_neither_abort_nor_hang() {
     assert_eq!(errs.len(), 1, "{errs:?}");
     assert!(errs[0].contains("perft depth 4000000000"), "{}", errs[0]);
 }
+
+/// Found by the attack on issue 70: `Debug Log File` naming a FIFO blocked the engine for
+/// good in its open (no `isready`, no `quit`). Only a regular file is a log file now, opened
+/// without waiting.
+#[cfg(unix)]
+#[test]
+fn a_log_file_that_is_a_fifo_or_a_device_is_refused_at_once() {
+    use common::engine::Engine;
+    let dir = std::env::temp_dir().join(format!("strata-logfifo-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let fifo = dir.join("log");
+    let made = Command::new("mkfifo").arg(&fifo).status().expect("mkfifo runs");
+    assert!(made.success());
+    let mut e = Engine::start("a FIFO as the log file");
+    e.send(&format!(
+        "setoption name Debug Log File value {}",
+        fifo.display()
+    ));
+    e.send("setoption name Debug Log File value /dev/zero");
+    e.send(&format!("setoption name Debug Log File value {}", dir.display()));
+    e.sync();
+    let good = dir.join("strata.log");
+    e.send(&format!(
+        "setoption name Debug Log File value {}",
+        good.display()
+    ));
+    e.send("go depth 2");
+    e.await_bestmoves();
+    e.send("setoption name Debug Log File value");
+    let lines = e.finish(true);
+    let errs = errors(&lines);
+    assert_eq!(errs.len(), 3, "{errs:?}");
+    assert!(errs.iter().all(|l| l.contains("cannot open log file")), "{errs:?}");
+    assert!(std::fs::metadata(&good).is_ok_and(|m| m.len() > 0));
+    let _ = std::fs::remove_dir_all(dir);
+}

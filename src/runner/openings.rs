@@ -12,6 +12,10 @@ use super::pgn;
 use crate::rules::chess::chess960_start_fen;
 use crate::rules::{AnyGame, Game, MoveList, Variant};
 
+/// The largest openings file read, in bytes (256 MiB: the largest books in use, such as
+/// Stockfish's UHO sets, are a few MiB).
+pub const MAX_OPENINGS_BYTES: usize = 256 << 20;
+
 /// Where a game starts: a position and moves played from it before the engines take over.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Opening {
@@ -59,8 +63,13 @@ impl Openings {
         let mut list = Vec::new();
         let mut description = String::new();
         if let Some(path) = &cfg.file {
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| format!("openings file '{}': {e}", path.display()))?;
+            // A regular file within MAX_OPENINGS_BYTES: never /dev/zero or a FIFO.
+            let text = crate::files::read_regular(
+                &path.to_string_lossy(),
+                MAX_OPENINGS_BYTES,
+                "an openings file",
+            )
+            .map_err(|e| format!("openings file '{}': {e}", path.display()))?;
             let at = |i: usize| format!("{}:{}", path.display(), i + 1);
             if cfg.pgn {
                 for (i, g) in pgn::read_games(&text).into_iter().enumerate() {
