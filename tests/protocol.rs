@@ -903,7 +903,10 @@ fn a_log_file_that_is_a_fifo_or_a_device_is_refused_at_once() {
     let dir = std::env::temp_dir().join(format!("strata-logfifo-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let fifo = dir.join("log");
-    let made = Command::new("mkfifo").arg(&fifo).status().expect("mkfifo runs");
+    let made = Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo runs");
     assert!(made.success());
     let mut e = Engine::start("a FIFO as the log file");
     e.send(&format!(
@@ -911,7 +914,10 @@ fn a_log_file_that_is_a_fifo_or_a_device_is_refused_at_once() {
         fifo.display()
     ));
     e.send("setoption name Debug Log File value /dev/zero");
-    e.send(&format!("setoption name Debug Log File value {}", dir.display()));
+    e.send(&format!(
+        "setoption name Debug Log File value {}",
+        dir.display()
+    ));
     e.sync();
     let good = dir.join("strata.log");
     e.send(&format!(
@@ -924,7 +930,55 @@ fn a_log_file_that_is_a_fifo_or_a_device_is_refused_at_once() {
     let lines = e.finish(true);
     let errs = errors(&lines);
     assert_eq!(errs.len(), 3, "{errs:?}");
-    assert!(errs.iter().all(|l| l.contains("cannot open log file")), "{errs:?}");
+    assert!(
+        errs.iter().all(|l| l.contains("cannot open log file")),
+        "{errs:?}"
+    );
     assert!(std::fs::metadata(&good).is_ok_and(|m| m.len() > 0));
     let _ = std::fs::remove_dir_all(dir);
+}
+
+/// Found by the attack on issue 70: commands queued behind a running `go perft` were kept
+/// parsed and without a bound (400 lines of 256 KiB took 2.8 GB), and lines read but not yet
+/// handled had no bound either. Now at most 4 MiB of lines wait (a command beyond them is
+/// refused with an error line) and at most 64 lines are in flight.
+#[cfg(target_os = "linux")]
+#[test]
+fn commands_queued_behind_a_perft_are_bounded() {
+    use common::engine::Engine;
+    let mut e = Engine::start("200 long positions behind a perft");
+    let mut line = String::from("position startpos moves");
+    while line.len() < 250_000 {
+        line.push_str(" g1f3 g8f6 f3g1 f6g8");
+    }
+    e.send("go perft 30");
+    for _ in 0..200 {
+        e.send(&line);
+    }
+    e.send("stop");
+    e.wait("the stopped perft's total", |e| {
+        e.lines.iter().any(|l| l.starts_with("Nodes searched: "))
+    });
+    e.send("d");
+    e.wait("the queued positions and the board", |e| {
+        e.lines.iter().any(|l| l.starts_with("Fen: "))
+    });
+    let status = std::fs::read_to_string(format!("/proc/{}/status", e.pid())).unwrap();
+    let peak_mib = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.split_whitespace().next())
+        .and_then(|v| v.parse::<u64>().ok())
+        .unwrap()
+        / 1024;
+    let lines = e.finish(true);
+    let refused = errors(&lines)
+        .iter()
+        .filter(|l| l.contains("wait for the running count"))
+        .count();
+    // About 16 lines fit in 4 MiB; the others were refused, one error line each.
+    assert!((150..200).contains(&refused), "{refused} refused");
+    assert_eq!(errors(&lines).len(), refused, "{:?}", errors(&lines));
+    // 50 MB were sent; the engine holds 16 MiB of table, 16 MiB in flight, 4 MiB queued.
+    assert!(peak_mib < 200, "peak resident {peak_mib} MiB");
 }

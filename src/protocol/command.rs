@@ -116,8 +116,24 @@ fn parse_go(tokens: &[&str]) -> Result<GoParams, String> {
         // A negative clock (some GUIs send it when a flag falls) counts as zero, and a clock
         // above MAX_CLOCK_MS as that (the time arithmetic then never overflows).
         let clock = |v: Option<&&str>| -> Result<u64, String> {
-            let n: i64 = parse_num(t, v)?;
-            Ok((n.max(0) as u64).min(MAX_CLOCK_MS))
+            // A number of any size (however many digits) reads as the bound.
+            let n: i128 = match v {
+                Some(s)
+                    if !s.trim_start_matches('-').is_empty()
+                        && s.trim_start_matches('-')
+                            .bytes()
+                            .all(|b| b.is_ascii_digit())
+                        && s.parse::<i128>().is_err() =>
+                {
+                    if s.starts_with('-') {
+                        0
+                    } else {
+                        i128::MAX
+                    }
+                }
+                _ => parse_num(t, v)?,
+            };
+            Ok(n.clamp(0, MAX_CLOCK_MS as i128) as u64)
         };
         match t {
             _ if colour_time.is_some() => {
@@ -356,6 +372,18 @@ mod tests {
                 .map(|c| matches!(c, Command::Go(GoParams { perft: Some(4), .. }))),
             Ok(true)
         );
+        // Clocks of any size read as the bound, negative ones as 0; junk is an error.
+        let Ok(Command::Go(g)) =
+            "go wtime 99999999999999999999999999999999999999999999 btime -99999999999999999999999999999999999999999 winc 18446744073709551616 movetime 2000000000000"
+                .parse()
+        else {
+            panic!("go did not parse");
+        };
+        assert_eq!(g.time, [Some(MAX_CLOCK_MS), Some(0), None, None]);
+        assert_eq!(g.inc[0], Some(MAX_CLOCK_MS));
+        assert_eq!(g.movetime, Some(MAX_CLOCK_MS));
+        assert!("go wtime 12x".parse::<Command>().is_err());
+        assert!("go wtime -".parse::<Command>().is_err());
     }
 
     #[test]

@@ -38,6 +38,10 @@ use crate::search::{
 };
 use crate::with_game;
 
+/// The most bytes of command lines that wait for a running `go perft` or `bench` (a command
+/// beyond them is refused with an error line).
+pub const MAX_QUEUED_BYTES: usize = 4 << 20;
+
 /// The longest error message the engine prints, in characters.
 pub const MAX_ERROR_CHARS: usize = 300;
 
@@ -107,7 +111,11 @@ pub struct Engine {
     /// events.
     events: Option<Sender<Event>>,
     /// Commands waiting for the running perft or bench to end (driven by events only).
-    queue: VecDeque<Command>,
+    /// (The lines themselves, not their parsed commands: a line's text is its smallest form,
+    /// and the queue holds at most [`MAX_QUEUED_BYTES`] of them.)
+    queue: VecDeque<String>,
+    /// The bytes of the lines in `queue`.
+    queued_bytes: usize,
 }
 
 /// Work running on its own thread.
@@ -156,6 +164,7 @@ impl Engine {
             jobs: 0,
             events: None,
             queue: VecDeque::new(),
+            queued_bytes: 0,
         }
     }
 
@@ -273,7 +282,7 @@ impl Engine {
                     return true;
                 }
                 match line.parse::<Command>() {
-                    Ok(cmd) => self.on_command(cmd),
+                    Ok(cmd) => self.on_command(cmd, line),
                     Err(e) => {
                         self.error(&e);
                         true
@@ -287,16 +296,22 @@ impl Engine {
                 ));
                 true
             }
-            Event::End => self.on_command(Command::Quit),
+            Event::End => self.on_command(Command::Quit, "quit".into()),
             Event::JobDone(id) => {
                 if self.job.as_ref().is_some_and(|j| j.id == id) {
                     self.join_job();
                 }
-                while let Some(cmd) = self.queue.pop_front() {
+                while let Some(line) = self.queue.pop_front() {
+                    // It parsed when it was queued.
+                    let Ok(cmd) = line.parse::<Command>() else {
+                        self.queued_bytes -= line.len();
+                        continue;
+                    };
                     if self.must_wait(&cmd) {
-                        self.queue.push_front(cmd);
+                        self.queue.push_front(line);
                         break;
                     }
+                    self.queued_bytes -= line.len();
                     if !self.handle(cmd) {
                         return false;
                     }
@@ -306,8 +321,9 @@ impl Engine {
         }
     }
 
-    /// A command read while driven by events: queued, or acted on at once.
-    fn on_command(&mut self, cmd: Command) -> bool {
+    /// A command read while driven by events (`line` is its text): queued, or acted on at
+    /// once.
+    fn on_command(&mut self, cmd: Command, line: String) -> bool {
         let waiting = !self.queue.is_empty() || self.must_wait(&cmd);
         if !waiting {
             return self.handle(cmd);
@@ -319,9 +335,19 @@ impl Engine {
             Command::Quit => {
                 self.shared.stop.store(true, Relaxed);
                 self.queue.clear();
-                self.queue.push_back(Command::Quit);
+                self.queue.push_back("quit".into());
+                self.queued_bytes = 4;
             }
-            cmd => self.queue.push_back(cmd),
+            _ if self.queued_bytes + line.len() > MAX_QUEUED_BYTES => self.error(&format!(
+                "{} bytes of commands already wait for the running count (the most is \
+                 {MAX_QUEUED_BYTES}); '{}' dropped",
+                self.queued_bytes,
+                truncate(&line, 40)
+            )),
+            _ => {
+                self.queued_bytes += line.len();
+                self.queue.push_back(line);
+            }
         }
         true
     }
@@ -476,7 +502,7 @@ impl Engine {
                 let names: Vec<&str> = loaded.iter().map(|v| v.name()).collect();
                 self.out.line(&format!(
                     "info string variants loaded from {}: {}",
-                    path.trim(),
+                    crate::text::escape(path.trim()),
                     names.join(", ")
                 ));
             }

@@ -26,11 +26,15 @@ pub fn run(input: impl BufRead + Send + 'static, out: Arc<dyn Output>) {
     let (tx, rx) = std::sync::mpsc::channel();
     let mut engine = Engine::new(out);
     engine.notify_on_job_end(tx.clone());
-    if let Err(e) = input::spawn_reader(input, tx) {
+    let in_flight = input::InFlight::default();
+    if let Err(e) = input::spawn_reader(input, tx, in_flight.clone()) {
         tracing::error!("cannot start the input thread: {e}");
         return;
     }
     while let Ok(event) = rx.recv() {
+        if matches!(event, Event::Line(_) | Event::TooLong(_)) {
+            in_flight.release();
+        }
         if !engine.on_event(event) {
             break;
         }

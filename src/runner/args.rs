@@ -386,10 +386,15 @@ fn engine(each: &[(String, String)], own: &[(String, String)]) -> Result<EngineC
         (None, Some(b)) => EngineKind::Builtin(b),
     };
     let name = name.unwrap_or_else(|| match &kind {
-        EngineKind::Process { cmd, .. } => std::path::Path::new(cmd)
-            .file_name()
-            .map(|f| f.to_string_lossy().to_string())
-            .unwrap_or(cmd.clone()),
+        // The program's file name, shown as text from outside: a file name may hold a line
+        // break (it would forge a line of the match's output).
+        EngineKind::Process { cmd, .. } => crate::text::escape(
+            &std::path::Path::new(cmd)
+                .file_name()
+                .map(|f| f.to_string_lossy().to_string())
+                .unwrap_or(cmd.clone()),
+        )
+        .into_owned(),
         EngineKind::Builtin(b) => b.name().to_string(),
     });
     if matches!(kind, EngineKind::Process { .. }) && !limits.any() {

@@ -33,6 +33,13 @@ const POLL: Duration = Duration::from_millis(10);
 /// [`MAX_ENGINE_LINE`] bytes, at most 8 MiB per engine.
 pub const QUEUED_LINES: usize = 128;
 
+/// The most options an engine may declare in its handshake (Stockfish declares about 20,
+/// Fairy-Stockfish about 30), and the most bytes of their declarations together: an engine
+/// beyond either fails to start.
+pub const MAX_DECLARED_OPTIONS: usize = 1024;
+/// See [`MAX_DECLARED_OPTIONS`].
+pub const MAX_DECLARED_BYTES: usize = 1 << 20;
+
 /// How many lines sent to an engine may wait for it to read them. An engine with more
 /// unread is not reading its input: it is treated as one that broke the protocol.
 pub const UNREAD_LINES: usize = 32;
@@ -243,6 +250,7 @@ impl EngineProcess {
             e => fail("uciok", e),
         })?;
         let deadline = deadline_after(timeout);
+        let mut declared_bytes = 0;
         loop {
             let (_, line) = self.next_line(deadline).map_err(|e| fail("uciok", e))?;
             if line == "uciok" {
@@ -252,6 +260,15 @@ impl EngineProcess {
                 self.id_name = Some(id.trim().to_string());
             }
             if let Some(rest) = line.strip_prefix("option name ") {
+                declared_bytes += rest.len();
+                if self.declared.len() >= MAX_DECLARED_OPTIONS
+                    || declared_bytes > MAX_DECLARED_BYTES
+                {
+                    return Err(format!(
+                        "engine '{name}' declares more than {MAX_DECLARED_OPTIONS} options or \
+                         {MAX_DECLARED_BYTES} bytes of them before 'uciok'"
+                    ));
+                }
                 let (n, tail) = rest.split_once(" type ").unwrap_or((rest, ""));
                 self.declared.push((n.trim().to_string(), tail.to_string()));
             }
@@ -756,5 +773,31 @@ mod tests {
             .expect("sending to an engine that does not read never blocks");
         assert_eq!(crashed, 1);
         assert_eq!(fault, Some(Fault::Misbehaved(unread())));
+    }
+
+    /// Found by the attack on issue 70: every `option` line of a handshake was kept, so an
+    /// engine printing them without end (`yes "option name ..."`) took gigabytes within the
+    /// handshake's time. Now a start fails past [`MAX_DECLARED_OPTIONS`].
+    #[cfg(unix)]
+    #[test]
+    fn a_handshake_that_declares_options_without_end_fails() {
+        let cfg = EngineConfig {
+            name: "chatty".into(),
+            kind: EngineKind::Process {
+                cmd: "sh".into(),
+                args: vec![
+                    "-c".into(),
+                    "read a; exec yes 'option name Y type string default yyyyyyyyyyyyyyyy'".into(),
+                ],
+                dir: None,
+            },
+            options: Vec::new(),
+            limits: Limits::default(),
+            timemargin_ms: None,
+        };
+        let e = EngineProcess::start(&cfg, Variant::Chess, Duration::from_secs(60))
+            .err()
+            .expect("the start fails");
+        assert!(e.contains("declares more than 1024 options"), "{e}");
     }
 }

@@ -384,6 +384,9 @@ pub enum SprtState {
 impl Sprt {
     /// Checks the parameters as fastchess does.
     pub fn validate(&self) -> Result<(), String> {
+        if !self.elo0.is_finite() || !self.elo1.is_finite() {
+            return Err("SPRT: elo0 and elo1 must be numbers".into());
+        }
         if self.elo0 >= self.elo1 {
             return Err("SPRT: elo0 must be less than elo1".into());
         }
