@@ -1117,3 +1117,49 @@ async fn a_flood_of_analysis_toggles_leaves_the_server_responsive() {
     let e = next_of(&mut ws, "engine").await;
     assert_eq!(e["colour"], 1, "{e}");
 }
+
+/// Found by the attack on issue 70: connections that never sent a request (with or without
+/// the token) were kept open for good, so a few thousand of them took every file descriptor
+/// and locked the token holder out. Now a connection must send its request's headers within
+/// 10 s, and at most 64 are served at once.
+#[tokio::test(flavor = "multi_thread")]
+async fn idle_connections_are_closed_and_bounded() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let server = Server::start(&[]);
+    let addr = server.host();
+    let mut idle = Vec::new();
+    for i in 0..80 {
+        let mut c = tokio::net::TcpStream::connect(&addr).await.unwrap();
+        if i % 2 == 0 {
+            // Half of them start a request and never end its headers.
+            c.write_all(b"GET / HTTP/1.1\r\nHost: x\r\n").await.unwrap();
+        }
+        idle.push(c);
+    }
+    // Every one is closed by the server (a read ends), those beyond the cap at once.
+    let started = Instant::now();
+    for mut c in idle {
+        let mut buf = [0u8; 256];
+        let ended = tokio::time::timeout(Duration::from_secs(60), async {
+            loop {
+                match c.read(&mut buf).await {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) => {}
+                }
+            }
+        })
+        .await;
+        assert!(
+            ended.is_ok(),
+            "an idle connection was still open after 60 s"
+        );
+    }
+    eprintln!("80 idle connections closed within {:?}", started.elapsed());
+    // The token holder is served afterwards.
+    let origin = format!("http://{addr}");
+    assert!(
+        connect_with(&server, &server.token(), Some(&origin), None)
+            .await
+            .is_ok()
+    );
+}

@@ -113,11 +113,10 @@ pub fn run(opts: GuiOptions) -> Result<(), String> {
                     .collect(),
             }),
         };
-        axum::serve(listener, server::router(app))
-            .with_graceful_shutdown(async {
-                let _ = tokio::signal::ctrl_c().await;
-            })
-            .await
-            .map_err(|e| format!("the server failed: {e}"))
+        server::serve(listener, server::router(app), async {
+            let _ = tokio::signal::ctrl_c().await;
+        })
+        .await;
+        Ok(())
     })
 }

@@ -273,7 +273,10 @@ async fn session(mut socket: WebSocket, ctx: Arc<Context>, slot: OwnedSemaphoreP
         let deadline = s.deadline();
         tokio::select! {
             msg = socket.recv() => match msg {
-                Some(Ok(Message::Text(t))) => s.on_text(t.as_str()),
+                // A message may cost seconds of work (a PGN of thousands of games): done
+                // in place, but with this worker's other tasks handed to another thread, so
+                // that no other session waits for it.
+                Some(Ok(Message::Text(t))) => tokio::task::block_in_place(|| s.on_text(t.as_str())),
                 Some(Ok(Message::Binary(_))) => s.on_text("binary data"),
                 Some(Ok(Message::Ping(_) | Message::Pong(_))) => {}
                 Some(Ok(Message::Close(_))) | None => return,
@@ -297,5 +300,56 @@ async fn session(mut socket: WebSocket, ctx: Arc<Context>, slot: OwnedSemaphoreP
                 }
             } => s.on_deadline(),
         }
+    }
+}
+
+/// The most connections served at once (page loads and sessions' WebSockets, with or
+/// without the token): a connection beyond them is closed at once.
+pub const MAX_CONNECTIONS: usize = 64;
+
+/// How long a connection may take to send a request's headers (and, between requests,
+/// to start the next one) before it is closed.
+pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Serves `router` on `listener` until `shutdown` completes: at most [`MAX_CONNECTIONS`]
+/// connections at once, each closed when it does not send a request's headers within
+/// [`HEADER_TIMEOUT`], so that idle connections (with or without the token) cannot hold
+/// every file descriptor or lock the token holder out.
+pub async fn serve(
+    listener: tokio::net::TcpListener,
+    router: Router,
+    shutdown: impl std::future::Future<Output = ()>,
+) {
+    let connections = Arc::new(Semaphore::new(MAX_CONNECTIONS));
+    let mut shutdown = std::pin::pin!(shutdown);
+    loop {
+        let accepted = tokio::select! {
+            _ = &mut shutdown => return,
+            a = listener.accept() => a,
+        };
+        let stream = match accepted {
+            Ok((stream, _)) => stream,
+            // Out of descriptors, say: wait a moment rather than spin.
+            Err(e) => {
+                tracing::warn!("accept failed: {e}");
+                tokio::time::sleep(Duration::from_millis(100)).await;
+                continue;
+            }
+        };
+        let Ok(permit) = connections.clone().try_acquire_owned() else {
+            tracing::warn!("refused a connection: {MAX_CONNECTIONS} are open");
+            continue;
+        };
+        let service = hyper_util::service::TowerToHyperService::new(router.clone());
+        tokio::spawn(async move {
+            let _permit = permit;
+            let mut http = hyper::server::conn::http1::Builder::new();
+            http.timer(hyper_util::rt::TokioTimer::new())
+                .header_read_timeout(HEADER_TIMEOUT);
+            let io = hyper_util::rt::TokioIo::new(stream);
+            if let Err(e) = http.serve_connection(io, service).with_upgrades().await {
+                tracing::debug!("a connection ended: {e}");
+            }
+        });
     }
 }
