@@ -90,7 +90,9 @@ fn weakened_engines_play_whole_games_in_time() {
             "name=skill",
             "option.Skill Level=12",
             "--each",
-            "tc=2+0.02",
+            // Weakened levels stop at a node limit, so the clock only has to leave room for
+            // a loaded machine (at 2 s + 0.02 s a Polyhedron game lost on time under load).
+            "tc=10+0.1",
             "--variant",
             v.name(),
             "--games",
