@@ -712,6 +712,7 @@ impl Session {
         if let Err(e) = g.referee.game().parse_move(text) {
             return Err(match e {
                 MoveError::Malformed(s) => format!("unparsable move '{s}'"),
+                e @ MoveError::Ambiguous(..) => e.to_string(),
                 MoveError::Illegal(s) => {
                     let why = move_cells(g.variant, &s)
                         .map(|(f, t)| g.referee.game().explain_illegal(f, t))

@@ -252,7 +252,9 @@ impl Referee {
             // The move as the player gave it, which may be anything: made printable and cut.
             let what = match err {
                 MoveError::Malformed(s) => format!("an unparsable move: '{}'", echo(&s, ECHO)),
-                MoveError::Illegal(s) => format!("an illegal move: {}", echo(&s, ECHO)),
+                MoveError::Illegal(s) | MoveError::Ambiguous(s, _) => {
+                    format!("an illegal move: {}", echo(&s, ECHO))
+                }
             };
             Ending::loss(
                 colour,
