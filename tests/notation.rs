@@ -159,3 +159,34 @@ fn chess_names_are_those_of_python_chess() {
         eprintln!("python-chess agrees on {}", out.trim());
     }
 }
+
+/// The examples of `docs/notation.md` that start positions have, and Pole Chess's drop and
+/// teleport.
+#[test]
+fn the_documented_examples_are_the_names_given() {
+    let raumschach = defined::load_file(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/variants/raumschach.toml"
+    ))
+    .unwrap()[0];
+    let pole = "rnbqkbnr/pppppppp/8/8/4O3/8/PPPPPPPP/RNBQKBNR[o] w KQkq - 0 1";
+    let pole_in_hand = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Oo+] w KQkq - 0 1";
+    for (v, fen, protocol, readable) in [
+        (Variant::Pole, pole, "e4a6", "Oa6"),
+        (Variant::Pole, pole_in_hand, "O@d5", "O@d5"),
+        (Variant::Polyhedron, "", "Cc3Cc5", "Cc5"),
+        (Variant::Polyhedron, "", "Bd2Cc4", "HBCc4"),
+        (Variant::Podionic, "", "Cd2Dd1", "QDd1"),
+        (Variant::Pentaplane, "", "Ca2Ca3", "Ca3"),
+        (Variant::Pentaplane, "", "Ba1Ba2", "Ba1Ba2"),
+        (Variant::FutureGeneration, "", "Ab1Ac3", "NAc3"),
+        (raumschach, "", "Ab1Ac3", "NbAc3"),
+        (raumschach, "", "Ba1Ca2", "B1Ca2"),
+    ] {
+        let fen = if fen.is_empty() { v.start_fen() } else { fen };
+        let g = strata::rules::AnyGame::from_fen(v, fen).unwrap();
+        let mv = g.parse_move(protocol).unwrap();
+        assert_eq!(notation::name(&g, mv), readable, "{} {protocol}", v.name());
+        assert_eq!(notation::read(&g, readable), Ok(mv), "{} {readable}", v.name());
+    }
+}
