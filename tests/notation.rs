@@ -187,6 +187,11 @@ fn the_documented_examples_are_the_names_given() {
         let g = strata::rules::AnyGame::from_fen(v, fen).unwrap();
         let mv = g.parse_move(protocol).unwrap();
         assert_eq!(notation::name(&g, mv), readable, "{} {protocol}", v.name());
-        assert_eq!(notation::read(&g, readable), Ok(mv), "{} {readable}", v.name());
+        assert_eq!(
+            notation::read(&g, readable),
+            Ok(mv),
+            "{} {readable}",
+            v.name()
+        );
     }
 }

@@ -64,7 +64,14 @@ impl std::fmt::Display for MoveError {
             MoveError::Malformed(s) => write!(f, "unparsable move '{s}'"),
             MoveError::Illegal(s) => write!(f, "illegal move '{s}'"),
             MoveError::Ambiguous(s, fits) => {
-                write!(f, "ambiguous move '{s}': it could be {}", fits.join(" or "))
+                // `a, b or c`.
+                let all = match fits.split_last() {
+                    Some((last, rest)) if !rest.is_empty() => {
+                        format!("{} or {last}", rest.join(", "))
+                    }
+                    _ => fits.join(""),
+                };
+                write!(f, "ambiguous move '{s}': it could be {all}")
             }
         }
     }
