@@ -195,3 +195,27 @@ fn the_documented_examples_are_the_names_given() {
         );
     }
 }
+
+/// Broken names (truncated, with odd characters, multi-byte ones among them, swapped) never
+/// make the reader panic, and what it reads is a legal move.
+#[test]
+fn broken_names_are_refused_or_read_as_legal_moves() {
+    let mut f = common::fuzz::Fuzzer::new(71);
+    for v in Variant::ALL {
+        for g in common::fuzz::positions(v, 5).iter().step_by(7) {
+            let names: Vec<String> = notation::names(g).into_iter().map(|(_, n)| n).collect();
+            if names.is_empty() {
+                continue;
+            }
+            let mut legal = strata::rules::MoveList::new();
+            g.generate(&mut legal);
+            for _ in 0..40 {
+                let name = f.pick(&names).clone();
+                let text = f.mutate(&name, &names);
+                if let Ok(mv) = notation::read(g, &text) {
+                    assert!(legal.contains(mv), "{}: {text:?}", v.name());
+                }
+            }
+        }
+    }
+}
