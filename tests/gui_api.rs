@@ -143,6 +143,7 @@ async fn every_message_type() {
     send(&mut ws, json!({"type": "move", "move": "e2e4"})).await;
     let s = state_where(&mut ws, |s| s["moves"].as_array().unwrap().len() == 2).await;
     assert_eq!(moves(&s)[0], "e2e4");
+    assert_eq!(s["moves"][0]["san"], "e4");
     assert!(
         s["moves"][1]["comment"].is_string(),
         "the engine's score/depth"
@@ -168,8 +169,9 @@ async fn every_message_type() {
     send(&mut ws, json!({"type": "get_pgn"})).await;
     let pgn = next_of(&mut ws, "pgn").await;
     let text = pgn["pgn"].as_str().unwrap();
+    // Chess as python-chess writes it: no Variant tag, SAN.
     assert!(
-        text.contains("[Variant \"chess\"]") && text.contains("1. e2e4"),
+        !text.contains("[Variant") && text.contains("1. e4"),
         "{text}"
     );
     assert!(text.contains("[Result \"*\"]"));
@@ -207,8 +209,8 @@ async fn every_message_type() {
     assert_eq!(s["result"]["result"], "1/2-1/2");
     assert_eq!(s["result"]["termination"], "agreement");
 
-    // From a PGN, and from a FEN with moves.
-    let pgn = "[Variant \"pole\"]\n\n1. e2e4 d7d5 2. e4d5 *\n";
+    // From a PGN (in readable and protocol notation), and from a FEN with moves.
+    let pgn = "[Variant \"pole\"]\n\n1. e4 d7d5 2. exd5 *\n";
     let s = new_game(
         &mut ws,
         json!({"variant": "chess", "pgn": pgn, "seats": ["human", "human"]}),
@@ -225,6 +227,36 @@ async fn every_message_type() {
     )
     .await;
     assert_eq!(s["to_move"], 1);
+    // Typed in SAN; refused with the notation expected, or the moves it could be.
+    let s = new_game(
+        &mut ws,
+        json!({"variant": "chess", "moves": ["e4", "e5", "Nf3"], "seats": ["human", "human"]}),
+    )
+    .await;
+    assert_eq!(moves(&s), ["e2e4", "e7e5", "g1f3"]);
+    let examples = s["move_examples"].as_str().unwrap().to_string();
+    assert!(examples.contains(", or "), "{examples}");
+    let e = refused(&mut ws, json!({"type": "move", "move": "Re1"})).await;
+    assert_eq!(
+        e,
+        format!("illegal move Re1: no legal move here is written so: type a move as {examples}")
+    );
+    let e = refused(&mut ws, json!({"type": "move", "move": "Kd9"})).await;
+    assert!(
+        e.starts_with("unparsable move 'Kd9': type a move as"),
+        "{e}"
+    );
+    send(&mut ws, json!({"type": "move", "move": "Nc6"})).await;
+    let s = state_where(&mut ws, |s| s["moves"].as_array().unwrap().len() == 4).await;
+    assert_eq!(moves(&s)[3], "b8c6");
+    let s = new_game(
+        &mut ws,
+        json!({"variant": "chess", "fen": "4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1", "seats": ["human", "human"]}),
+    )
+    .await;
+    assert_eq!(s["to_move"], 0);
+    let e = refused(&mut ws, json!({"type": "move", "move": "Nd2"})).await;
+    assert_eq!(e, "ambiguous move 'Nd2': it could be Nbd2 or Nfd2");
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -513,12 +545,18 @@ fn legal_line(variant: &str, fen: &str, pv: &[Value]) -> bool {
     })
 }
 
-/// Every line of `lines` is for `colour` and legal from the position of `state` (chess).
+/// Every line of `lines` is for `colour` and legal from the position of `state` (chess),
+/// and comes with its moves in SAN.
 fn assert_all_legal(lines: &[Value], state: &Value, colour: u8) {
+    use strata::rules::{AnyGame, Variant, notation};
     let fen = state["fen"].as_str().unwrap();
     for l in lines {
         assert_eq!(l["colour"], colour, "{l}");
-        assert!(legal_line("chess", fen, l["pv"].as_array().unwrap()), "{l}");
+        let pv = l["pv"].as_array().unwrap();
+        assert!(legal_line("chess", fen, pv), "{l}");
+        let pv: Vec<String> = pv.iter().map(|m| m.as_str().unwrap().to_string()).collect();
+        let g = AnyGame::from_fen(Variant::Chess, fen).unwrap();
+        assert_eq!(l["san"], json!(notation::line(&g, &pv)), "{l}");
     }
 }
 
@@ -750,6 +788,7 @@ async fn engine_options_are_checked_against_their_declarations() {
     send(&mut ws, json!({"type": "move", "move": "e2e4"})).await;
     let s = state_where(&mut ws, |s| s["moves"].as_array().unwrap().len() == 2).await;
     assert_eq!(moves(&s)[0], "e2e4");
+    assert_eq!(s["moves"][0]["san"], "e4");
     assert_eq!(std::fs::read_to_string(&kept).unwrap(), "known content\n");
     assert!(!never.exists(), "the engine wrote {}", never.display());
     // A value within range is taken, and names the engine's seat.
@@ -849,7 +888,8 @@ async fn control_characters_in_any_field_are_refused() {
     send(&mut ws, json!({"type": "load_pgn", "pgn": two})).await;
     let games = next_of(&mut ws, "games").await;
     assert!(games["games"][0]["error"].is_null(), "{games}");
-    // (The PGN reader ends a tag at its line's end, so the FEN it reads is cut there.)
+    // (The reader ends a tag at its line's end, so the FEN tag is cut there and the FEN
+    // reader refuses what is left of it.)
     let why = games["games"][1]["error"].as_str().unwrap();
     assert!(why.contains("FEN"), "{why}");
     let e = refused(&mut ws, json!({"type": "view_game", "index": 1})).await;

@@ -120,9 +120,10 @@ async fn a_match_pgn_opens_and_every_game_steps_to_its_end() {
         b.click(&format!("#games-list tbody tr[data-game=\"{i}\"]"))
             .await;
         // The game opens on its last position: the rules layer's replay of it.
-        let end = g.replay().expect("the match's games replay");
+        // Listed in readable notation, the protocol's in `data-move`.
+        let (end, protocol) = g.replay_moves().expect("the match's games replay");
         let until = Instant::now() + PATIENCE;
-        while b.attrs("#moves > .mv", "data-move").await != g.moves {
+        while b.attrs("#moves > .mv", "data-move").await != protocol {
             assert!(Instant::now() < until, "game {i}'s moves are never listed");
             tokio::time::sleep(Duration::from_millis(100)).await;
         }

@@ -72,12 +72,17 @@ fn check_pgn_against_records(games: &[PgnGame], records: &[GameRecord], variant:
     assert_eq!(games.len(), records.len(), "one PGN game per finished game");
     for (g, r) in games.iter().zip(records) {
         let id = format!("game {} ({})", r.id, r.reason);
-        assert_eq!(g.tag("Variant"), Some(variant.name()), "{id}");
+        // No `Variant` tag for chess, as python-chess writes it.
+        let tag = (variant != Variant::Chess).then(|| variant.name());
+        assert_eq!(g.tag("Variant"), tag, "{id}");
         assert_eq!(g.tag("Result"), Some(r.result.pgn()), "{id}");
         assert_eq!(g.result.as_deref(), Some(r.result.pgn()), "{id}");
         assert_eq!(g.tag("Termination"), Some(r.termination.pgn()), "{id}");
         assert_eq!(g.tag("PlyCount"), Some(r.moves.len().to_string().as_str()));
         assert_eq!(g.tag("FEN").is_some(), r.custom_start, "{id}");
+        // The moves in readable notation (SAN in chess), as the referee named them.
+        let readable: Vec<&str> = r.moves.iter().map(|m| m.san.as_str()).collect();
+        assert_eq!(g.moves, readable, "{id}");
         assert_eq!(
             g.comments.last().map(String::as_str),
             Some(r.reason.as_str())
@@ -394,26 +399,43 @@ fn installed(name: &str) -> Option<String> {
         .find(|p| Path::new(p).exists())
 }
 
-/// Checks a chess PGN with python-chess as an independent reader, when it is installed.
-fn python_chess_agrees(pgn_path: &str) {
+/// Checks a chess PGN with python-chess as an independent reader, when it is installed:
+/// it reads every game without an error, move for move as the referee recorded it, and
+/// where the game ended on the board, to the result the PGN gives.
+fn python_chess_agrees(pgn_path: &str, records: &[GameRecord]) {
     let script = "import sys, chess.pgn\n\
                   f = open(sys.argv[1])\n\
-                  n = 0\n\
                   while True:\n\
                   \x20   g = chess.pgn.read_game(f)\n\
                   \x20   if g is None: break\n\
                   \x20   assert not g.errors, g.errors\n\
-                  \x20   b = g.end().board()\n\
+                  \x20   b = g.board()\n\
+                  \x20   moves = []\n\
+                  \x20   for m in g.mainline_moves():\n\
+                  \x20       moves.append(b.uci(m))\n\
+                  \x20       b.push(m)\n\
                   \x20   o = b.outcome(claim_draw=True)\n\
                   \x20   if g.headers['Termination'] == 'normal':\n\
                   \x20       assert o is not None and o.result() == g.headers['Result'], (o, g.headers)\n\
-                  \x20   n += 1\n\
-                  print(n)\n";
+                  \x20   print(' '.join(moves))\n";
     match Command::new("python3")
         .args(["-c", script, pgn_path])
         .output()
     {
-        Ok(out) if out.status.success() => {}
+        Ok(out) if out.status.success() => {
+            let text = String::from_utf8_lossy(&out.stdout);
+            let games: Vec<&str> = text.lines().collect();
+            assert_eq!(games.len(), records.len(), "python-chess reads every game");
+            for (read, r) in games.iter().zip(records) {
+                let played: Vec<&str> = r.moves.iter().map(|m| m.name.as_str()).collect();
+                assert_eq!(
+                    read.split_whitespace().collect::<Vec<_>>(),
+                    played,
+                    "game {}",
+                    r.id
+                );
+            }
+        }
         Ok(out) => {
             let err = String::from_utf8_lossy(&out.stderr);
             if err.contains("No module named 'chess'") {
@@ -471,7 +493,7 @@ fn strata_vs_stockfish_and_fairy_stockfish_on_chess() {
             );
         }
         check_pgn_against_records(&read_pgn(&pgn_path), &summary.records, Variant::Chess);
-        python_chess_agrees(&pgn_path);
+        python_chess_agrees(&pgn_path, &summary.records);
         played += 1;
     }
     if played == 0 {
@@ -557,7 +579,7 @@ fn strata_vs_stockfish_in_chess960() {
         assert_eq!(g.tag("Variant"), Some("Chess960"));
         assert_eq!(g.replay().unwrap().fen(), r.final_fen, "game {}", r.id);
     }
-    python_chess_agrees(&pgn_path);
+    python_chess_agrees(&pgn_path, &summary.records);
 }
 
 #[test]
@@ -617,6 +639,8 @@ fn openings_from_a_fen_file_and_from_our_own_pgn() {
     let (summary, _) = play(&args);
     let games = read_pgn(&pgn_path);
     check_pgn_against_records(&games, &summary.records, Variant::Chess);
+    // In SAN, which every chess program reads: python-chess, move for move.
+    python_chess_agrees(&pgn_path, &summary.records);
     let fens: Vec<&str> = games.iter().filter_map(|g| g.tag("FEN")).collect();
     assert_eq!(fens.len(), 4);
     assert!(games.iter().all(|g| g.tag("SetUp") == Some("1")));

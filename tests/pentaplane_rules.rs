@@ -477,6 +477,7 @@ fn move_notation_and_parsing() {
             Ok(m) => assert!(g.move_name(m) == s || g.move_name(m) == format!("{s}q")),
             Err(MoveError::Illegal(_)) => assert!(syntax, "{s}"),
             Err(MoveError::Malformed(_)) => assert!(!syntax, "{s}"),
+            Err(MoveError::Ambiguous(..)) => panic!("protocol notation is never ambiguous: {s}"),
         }
     }
     play(&mut g, &["Cd4Cd5"]);

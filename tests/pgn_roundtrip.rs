@@ -82,6 +82,8 @@ fn hostile_record(rng: &mut StdRng, id: u64) -> GameRecord {
     let moves = (0..rng.gen_range(0..12))
         .map(|i| PlayedMove {
             name: hostile(rng),
+            // No readable name: the writer writes the protocol name, hostile as it is.
+            san: String::new(),
             colour: Colour((i % 2) as u8),
             number: i / 2 + 1,
             book: rng.gen_bool(0.3),

@@ -5,13 +5,18 @@
 // line and the others its variations. Going to another move of the tree sends that move's
 // line (`{type: 'line', moves}`); each `state` merges its moves into the tree. Each engine
 // line is an element with `data-pv` (its moves, space-separated, best line first); a click
-// on one of its moves plays the line up to that move into a variation.
+// on one of its moves plays the line up to that move into a variation. Moves show in readable
+// notation (the server's names: `san` of each move and line); `data-move` and `data-pv` hold
+// protocol notation.
 
 import { COLOURS } from './pieces.js';
 
 const $ = (id) => document.getElementById(id);
 
-/** A tree of moves: nodes `{id, move, parent, children, ply}`; node 0 is the start. */
+/**
+ * A tree of moves: nodes `{id, move, san, parent, children, ply}` (`move` in protocol
+ * notation, `san` readable as the server names it); node 0 is the start.
+ */
 export class MoveTree {
   constructor() {
     this.reset();
@@ -101,10 +106,11 @@ export class AnalysisPanel {
     this.state = state;
     this.variant = variant;
     this.tree.current = this.tree.follow(0, state.moves.map((m) => m.move));
-    // Comments (the engine's, or an opened game's) go with their moves.
+    // Comments (the engine's, or an opened game's) and readable names go with their moves.
     let at = this.tree.current;
     for (let k = state.moves.length - 1; k >= 0 && at; k--) {
       if (state.moves[k].comment) this.tree.nodes[at].comment = state.moves[k].comment;
+      if (state.moves[k].san) this.tree.nodes[at].san = state.moves[k].san;
       at = this.tree.nodes[at].parent;
     }
     if (this.fen !== state.fen || this.multipv !== state.multipv) {
@@ -175,7 +181,7 @@ export class AnalysisPanel {
         b.type = 'button';
         b.className = 'pv-move';
         b.dataset.index = i;
-        b.textContent = m;
+        b.textContent = l.san?.[i] ?? m;
         b.title = 'Play the line to here as a variation';
         b.addEventListener('click', () => this.playLine(l.pv.slice(0, i + 1)));
         row.append(b);
@@ -215,9 +221,12 @@ export class AnalysisPanel {
       li.dataset.move = n.move;
       li.dataset.node = id;
       const colour = (this.firstColour + n.ply - 1) % colours;
-      li.title = `${COLOURS[colour].name}: ${n.move}`;
+      // Readable notation once the server has named the move (a line just clicked in is
+      // named by the state that follows).
+      const name = n.san ?? n.move;
+      li.title = `${COLOURS[colour].name}: ${name} (${n.move})`;
       const number = Math.floor((this.firstColour + n.ply - 1) / colours) + 1;
-      li.textContent = colour === 0 || numbered ? `${number}.${colour === 0 ? '' : '..'} ${n.move}` : n.move;
+      li.textContent = colour === 0 || numbered ? `${number}.${colour === 0 ? '' : '..'} ${name}` : name;
       if (n.comment) {
         const c = document.createElement('span');
         c.className = 'comment';

@@ -246,6 +246,7 @@ function render() {
   const drops = new Set(s.legal.filter((m) => m.flag === 'drop').map((m) => m.promotion));
   showHands(v, s.hands, myTurn() ? drops : new Set(), s.to_move, app.selection?.drop, pickDrop);
   $('notes').textContent = s.notes.join(' · ');
+  if (s.move_examples) $('typed-move-input').placeholder = s.move_examples;
   const passOnly = myTurn() && s.legal.length === 1 && s.legal[0].flag === 'pass';
   $('pass').hidden = !passOnly;
   const res = $('result');
@@ -287,7 +288,7 @@ function onEngine(e) {
     return;
   }
   const score = e.mate !== null && e.mate !== undefined ? `mate ${e.mate}` : e.cp !== null && e.cp !== undefined ? `${e.cp >= 0 ? '+' : ''}${(e.cp / 100).toFixed(2)}` : '';
-  app.engineLine = `Engine (${COLOURS[e.colour].name}): depth ${e.depth ?? '?'}, ${score}, ${e.nodes ?? 0} nodes — ${e.pv.slice(0, 8).join(' ')}`;
+  app.engineLine = `Engine (${COLOURS[e.colour].name}): depth ${e.depth ?? '?'}, ${score}, ${e.nodes ?? 0} nodes — ${(e.san ?? e.pv).slice(0, 8).join(' ')}`;
   $('engine-info').textContent = app.engineLine;
 }
 

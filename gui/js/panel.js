@@ -101,8 +101,8 @@ export function showMoves(variant, moves, current, onPick) {
     li.className = 'mv';
     li.dataset.ply = m.ply;
     li.dataset.move = m.move;
-    li.textContent = m.move;
-    li.title = `${COLOURS[m.colour].name}'s move ${m.number}: ${m.move}`;
+    li.textContent = m.san || m.move;
+    li.title = `${COLOURS[m.colour].name}'s move ${m.number}: ${m.san || m.move} (${m.move})`;
     if (m.comment) {
       const c = document.createElement('span');
       c.className = 'comment';

@@ -10,9 +10,10 @@ use serde::{Deserialize, Serialize};
 pub enum ClientMessage {
     /// Start a new game (ending the current one).
     NewGame(NewGame),
-    /// The colour to move, played by a person, plays this move (protocol notation).
+    /// The colour to move, played by a person, plays this move (in either notation).
     Move {
-        /// The move, as `e2e4`, `Cc3Cc5`, `O@e4`, `Ca1*Ca4`, `0000`.
+        /// The move, in protocol notation (`e2e4`, `Cc3Cc5`, `O@e4`, `Ca1*Ca4`, `0000`) or in
+        /// readable notation (`Nf3`, `NCc5`, `O-O`, `Z*Ca4`, `--`).
         #[serde(rename = "move")]
         mv: String,
     },
@@ -54,7 +55,7 @@ pub enum ClientMessage {
     /// page shows, from its tree of variations. Every move is checked; a bad one changes
     /// nothing.
     Line {
-        /// The moves from the start, protocol notation.
+        /// The moves from the start, protocol (or readable) notation.
         moves: Vec<String>,
     },
     /// Open a PGN text of any number of games (as `strata match` writes them, any variant):
@@ -121,7 +122,7 @@ pub struct NewGame {
     /// Start from this FEN instead of the start position.
     #[serde(default)]
     pub fen: Option<String>,
-    /// Moves played from the start before the game goes on (protocol notation).
+    /// Moves played from the start before the game goes on (protocol or readable notation).
     #[serde(default)]
     pub moves: Vec<String>,
     /// Start from the end of this PGN's first game (its Variant, FEN and moves).
@@ -347,6 +348,9 @@ pub struct State {
     pub notes: Vec<String>,
     /// The legal moves (none once the game is over, or while the engine is to move).
     pub legal: Vec<LegalMove>,
+    /// A few of the legal moves as a person may type them, readable and in protocol
+    /// notation (`Nf3, e4, or g1f3`); empty when there is no person to move.
+    pub move_examples: String,
     /// The moves played.
     pub moves: Vec<MoveView>,
     /// The last move, with the cells it emptied (captures, shots, explosions).
@@ -411,6 +415,8 @@ pub struct MoveView {
     /// Protocol notation.
     #[serde(rename = "move")]
     pub mv: String,
+    /// Readable notation (`Nf3`, `NCc5`: `docs/notation.md`), for the move list.
+    pub san: String,
     /// The colour that played it.
     pub colour: u8,
     /// The move number (as in PGN).
@@ -459,6 +465,9 @@ pub struct EngineReport {
     pub nodes: Option<u64>,
     /// The principal variation.
     pub pv: Vec<String>,
+    /// The principal variation in readable notation (the server's, from the position the
+    /// engine thinks about; moves past one that is not legal there are as in `pv`).
+    pub san: Vec<String>,
 }
 
 impl EngineReport {

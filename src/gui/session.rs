@@ -25,7 +25,7 @@ use super::messages::{
 use super::options::{strength_label, strength_options};
 use crate::protocol::line::escape;
 use crate::rules::piece::{Colour, Piece};
-use crate::rules::{AnyGame, Game, MoveError, Variant};
+use crate::rules::{AnyGame, Game, MoveError, Variant, notation};
 use crate::runner::args::{Limits, TimeControl};
 use crate::runner::game::{GameResult, Termination};
 use crate::runner::openings::Opening;
@@ -247,9 +247,10 @@ impl Session {
             Report::Line(id, line) => {
                 if let Some(g) = &self.game
                     && g.thinking == Some(id)
-                    && let Some(r) = EngineReport::from_info(&line, g.referee.to_move().0)
+                    && let Some(mut r) = EngineReport::from_info(&line, g.referee.to_move().0)
                     && (g.mode == Mode::Analysis || r.multipv.unwrap_or(1) == 1)
                 {
+                    r.san = notation::line(g.referee.game(), &r.pv);
                     self.outbox.push(ServerMessage::Engine(r));
                 }
             }
@@ -586,10 +587,13 @@ impl Session {
             })?
             .clone()
             .map_err(|e| format!("game {index} of the PGN cannot be shown: {e}"))?;
+        // The moves in protocol notation, whichever the file used: the referee and the
+        // page's tree hold them so.
+        let (_, moves) = game.replay_moves()?;
         self.new_game(NewGame {
             variant: game.variant()?.name().to_string(),
             fen: game.tag("FEN").map(str::to_string),
-            moves: game.moves.clone(),
+            moves: moves.clone(),
             mode: Mode::Analysis,
             ..NewGame::default()
         })?;
@@ -602,7 +606,7 @@ impl Session {
             if names.len() == g.names.len() {
                 g.names = names;
             }
-            g.loaded = game.moves.into_iter().zip(game.move_comments).collect();
+            g.loaded = moves.into_iter().zip(game.move_comments).collect();
         }
         // One state, with the comments.
         self.outbox
@@ -709,22 +713,16 @@ impl Session {
         if g.engine_pending {
             return Err("the engine is getting ready; try again in a moment".into());
         }
-        if let Err(e) = g.referee.game().parse_move(text) {
-            return Err(match e {
-                MoveError::Malformed(s) => format!("unparsable move '{s}'"),
-                MoveError::Illegal(s) => {
-                    let why = move_cells(g.variant, &s)
-                        .map(|(f, t)| g.referee.game().explain_illegal(f, t))
-                        .unwrap_or_else(|| "it is not a legal move here".into());
-                    format!("illegal move {s}: {why}")
-                }
-            });
-        }
+        let game = g.referee.game();
+        let name = match notation::read(game, text) {
+            Ok(mv) => game.move_name(mv),
+            Err(e) => return Err(refusal(game, g.variant, e)),
+        };
         let elapsed = g.turn_start.elapsed().as_millis() as u64;
         let played = g
             .referee
             .charge_time(elapsed, 0)
-            .and_then(|_| g.referee.play(text, Default::default(), elapsed));
+            .and_then(|_| g.referee.play(&name, Default::default(), elapsed));
         g.ending = match played {
             Ok(()) => g.referee.outcome(),
             Err(end) => Some(end),
@@ -930,6 +928,27 @@ impl Session {
     }
 }
 
+/// Why the move a person typed is refused, in words: what notation is expected (with
+/// examples from the position) when it cannot be read, why the rules refuse it, or which
+/// moves it could be.
+fn refusal(game: &AnyGame, v: Variant, e: MoveError) -> String {
+    let how = || match notation::examples(game) {
+        ex if ex.is_empty() => String::new(),
+        ex => format!(": type a move as {ex}"),
+    };
+    match e {
+        MoveError::Malformed(s) => format!("unparsable move '{s}'{}", how()),
+        MoveError::Illegal(s) => match move_cells(v, &s) {
+            Some((f, t)) => format!("illegal move {s}: {}", game.explain_illegal(f, t)),
+            None => format!(
+                "illegal move {s}: no legal move here is written so{}",
+                how()
+            ),
+        },
+        e @ MoveError::Ambiguous(..) => e.to_string(),
+    }
+}
+
 /// The variant, start FEN and moves a new game asks for (from a PGN, or given directly).
 /// Every string of it is checked first: the FEN and the moves given, or the PGN's tags and
 /// moves.
@@ -951,12 +970,8 @@ fn start_of(spec: &NewGame) -> Result<(Variant, Option<String>, Vec<String>), St
     let game = games.first().ok_or("the PGN holds no game")?;
     bounds::pgn_game(game).map_err(|e| format!("pgn: {e}"))?;
     let variant = game.variant()?;
-    game.replay().map_err(|e| format!("pgn: {e}"))?;
-    Ok((
-        variant,
-        game.tag("FEN").map(str::to_string),
-        game.moves.clone(),
-    ))
+    let (_, moves) = game.replay_moves().map_err(|e| format!("pgn: {e}"))?;
+    Ok((variant, game.tag("FEN").map(str::to_string), moves))
 }
 
 /// Each colour's limits: the clock for everybody, or no limit for persons and the engine's
@@ -1051,6 +1066,11 @@ fn state_of(g: &GameState) -> State {
         } else {
             Vec::new()
         },
+        move_examples: if g.running() && mover_is_person {
+            notation::examples(game)
+        } else {
+            String::new()
+        },
         moves: g
             .referee
             .moves()
@@ -1059,6 +1079,7 @@ fn state_of(g: &GameState) -> State {
             .map(|(i, m)| MoveView {
                 ply: i + 1,
                 mv: m.name.clone(),
+                san: m.san.clone(),
                 colour: m.colour.0,
                 number: m.number,
                 comment: m
@@ -1134,11 +1155,13 @@ fn replay(
         limits.to_vec(),
     )?;
     for (i, m) in moves.iter().enumerate() {
-        if let Err(e) = referee.game().parse_move(m) {
-            return Err(format!("move {} of {}: {e}", i + 1, moves.len()));
-        }
+        // Readable or protocol notation; the referee is given the protocol name.
+        let m = match notation::read(referee.game(), m) {
+            Ok(mv) => referee.game().move_name(mv),
+            Err(e) => return Err(format!("move {} of {}: {e}", i + 1, moves.len())),
+        };
         referee
-            .play(m, Default::default(), 0)
+            .play(&m, Default::default(), 0)
             .map_err(|e| format!("move {} of {}: {}", i + 1, moves.len(), e.reason))?;
     }
     Ok(referee)

@@ -6,7 +6,7 @@
 //! variant does differently (drops, shots, explosions, four colours, passes) stays behind it.
 
 use super::bitset::Cell;
-use super::moves::{Move, MoveFlag, MoveList};
+use super::moves::{CastlingSide, Move, MoveFlag, MoveList};
 use super::piece::{Colour, Kind, Piece};
 use super::variant::PieceInfo;
 use super::variant::Variant;
@@ -53,6 +53,9 @@ pub enum MoveError {
     Malformed(String),
     /// Well formed, but not a legal move in the position.
     Illegal(String),
+    /// Readable notation that fits several legal moves (`Nd7` where two Knights reach d7):
+    /// the text, and the readable names of the moves it fits.
+    Ambiguous(String, Vec<String>),
 }
 
 impl std::fmt::Display for MoveError {
@@ -60,6 +63,16 @@ impl std::fmt::Display for MoveError {
         match self {
             MoveError::Malformed(s) => write!(f, "unparsable move '{s}'"),
             MoveError::Illegal(s) => write!(f, "illegal move '{s}'"),
+            MoveError::Ambiguous(s, fits) => {
+                // `a, b or c`.
+                let all = match fits.split_last() {
+                    Some((last, rest)) if !rest.is_empty() => {
+                        format!("{} or {last}", rest.join(", "))
+                    }
+                    _ => fits.join(""),
+                };
+                write!(f, "ambiguous move '{s}': it could be {all}")
+            }
         }
     }
 }
@@ -138,6 +151,13 @@ pub trait Game: Clone + PartialEq + Send + Sync + 'static {
     /// Rook (chess, Chess960), for a player who points at that square instead; `None` for
     /// every other move and in every other variant.
     fn king_destination(&self, _mv: Move) -> Option<Cell> {
+        None
+    }
+
+    /// Which castling the castling move `mv` is, for readable notation ([`crate::rules::notation`]):
+    /// `None` for every other move, and for a castling that is neither the short nor the long
+    /// one (a variant file may declare others), which is then written in protocol notation.
+    fn castling_side(&self, _mv: Move) -> Option<CastlingSide> {
         None
     }
 

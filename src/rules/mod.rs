@@ -11,6 +11,7 @@ pub mod future;
 pub mod game;
 pub mod geometry;
 pub mod moves;
+pub mod notation;
 pub mod pentaplane;
 pub mod perft;
 pub mod piece;
@@ -23,6 +24,6 @@ pub mod variant;
 pub mod zobrist;
 
 pub use game::{Game, GameEnd, MoveError};
-pub use moves::{Move, MoveFlag, MoveList};
+pub use moves::{CastlingSide, Move, MoveFlag, MoveList};
 pub use registry::AnyGame;
 pub use variant::{Variant, VariantInfo};

@@ -28,6 +28,16 @@ pub enum MoveFlag {
     Pass = 6,
 }
 
+/// Which castling a castling move is, for readable notation: the short one (`O-O`, on the
+/// King's side) or the long one (`O-O-O`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CastlingSide {
+    /// `O-O`.
+    Short,
+    /// `O-O-O`.
+    Long,
+}
+
 /// A move: from (9 bits), to (9 bits), kind + 1 (5 bits, 0 = none), flag (4 bits).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Move(pub u32);

@@ -210,6 +210,9 @@ impl Game for AnyGame {
     fn king_destination(&self, mv: Move) -> Option<super::bitset::Cell> {
         with_game!(self, g => g.king_destination(mv))
     }
+    fn castling_side(&self, mv: Move) -> Option<super::moves::CastlingSide> {
+        with_game!(self, g => g.castling_side(mv))
+    }
     fn decided(&self) -> Option<GameEnd> {
         with_game!(self, g => g.decided())
     }

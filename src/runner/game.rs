@@ -100,8 +100,11 @@ impl GameResult {
 /// A move as played, with what the engine said about it.
 #[derive(Clone, Debug)]
 pub struct PlayedMove {
-    /// The move in the variant's notation.
+    /// The move in protocol notation (what the engines are told).
     pub name: String,
+    /// The move in readable notation (`Nf3`, `NCc5`: [`crate::rules::notation`]), what
+    /// the PGN and the GUI's move list show.
+    pub san: String,
     /// The colour that played it.
     pub colour: Colour,
     /// The move number of the position it was played in.

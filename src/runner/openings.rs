@@ -73,18 +73,19 @@ impl Openings {
             let at = |i: usize| format!("{}:{}", path.display(), i + 1);
             if cfg.pgn {
                 for (i, g) in pgn::read_games(&text).into_iter().enumerate() {
-                    if let Some(v) = g.tag("Variant")
-                        && Variant::from_name(&v.to_lowercase()) != Some(variant)
-                        && !(variant == Variant::Chess && v.eq_ignore_ascii_case("standard"))
-                    {
+                    let at = || format!("{} game {}", path.display(), i + 1);
+                    // `Standard`, `Chess960` or no tag are chess, as lichess writes them.
+                    if g.tag("Variant").is_some() && g.variant().ok() != Some(variant) {
                         return Err(format!(
-                            "{} game {}: variant '{v}' is not {}",
-                            path.display(),
-                            i + 1,
+                            "{}: variant '{}' is not {}",
+                            at(),
+                            g.tag("Variant").unwrap_or_default(),
                             variant.name()
                         ));
                     }
-                    let mut moves = g.moves.clone();
+                    // In protocol notation from here on, whichever the file used (SAN, or
+                    // the protocol's as older strata versions wrote).
+                    let (_, mut moves) = g.replay_moves().map_err(|e| format!("{}: {e}", at()))?;
                     if let Some(p) = cfg.plies {
                         moves.truncate(p);
                     }

@@ -1,7 +1,11 @@
-//! Game records in PGN: the tags (with `Variant`, and `FEN`/`SetUp` when a game does not start
-//! from the variant's standard position), the moves in the protocol's notation with
-//! cutechess-style comments (`{+0.35/12 0.105s}`, `{book}`), the result and the
-//! termination; and a reader for such files (openings, and replaying games in tests).
+//! Game records in PGN, as lichess and python-chess write and read them: the tags (`Variant`
+//! for every variant but chess, `Chess960` with `FEN`/`SetUp` for Chess960, `FEN`/`SetUp`
+//! when a game does not start from the variant's standard position), the moves in readable
+//! notation (SAN in chess: [`crate::rules::notation`]) with cutechess-style comments
+//! (`{+0.35/12 0.105s}`, `{book}`), the result and the termination; and a reader for such
+//! files and for those of lichess and chess.com (openings, the GUI's import, replaying games
+//! in tests), which takes moves in readable or protocol notation (the notation older strata
+//! versions wrote).
 //!
 //! What the writer copies from outside (engine names, the event, a move an engine named
 //! that the reason repeats) cannot break the file: tag values escape `"` and `\` with a
@@ -15,7 +19,7 @@ use std::time::{Duration, UNIX_EPOCH};
 use super::args::PgnExtras;
 use super::game::GameRecord;
 use crate::rules::piece::Colour;
-use crate::rules::{AnyGame, Game, Variant};
+use crate::rules::{AnyGame, Game, Variant, notation};
 use crate::text::escape as printable;
 use crate::text::is_forbidden;
 
@@ -52,9 +56,9 @@ fn numbered(word: &str) -> bool {
 
 /// A move name as one movetext token that the reader reads back as that one move: the
 /// characters that would split it or start something else (blanks, control characters,
-/// `{}()[];"<>`) written as `?`, and `?` put before a token that would read as a result,
-/// a move number, a NAG (`$1`) or an escape line (`%`). Move names from the rules layer
-/// never need either.
+/// `{}()[];"<>`) written as `?`, `?` put before a token that would read as a result, a
+/// move number, a NAG (`$1`) or an escape line (`%`), and `_` before one that would read as
+/// an annotation (`!?`) or nothing. Move names from the rules layer never need any of it.
 fn move_token(name: &str) -> String {
     let mut t: String = name
         .chars()
@@ -66,8 +70,13 @@ fn move_token(name: &str) -> String {
             }
         })
         .collect();
-    if t.is_empty() || is_result(&t) || numbered(&t) || t.starts_with(['$', '%']) {
+    if is_result(&t) || numbered(&t) || t.starts_with(['$', '%']) {
         t.insert(0, '?');
+    }
+    // Nothing, or annotation signs alone (`?`, `!?`, `=`), would be dropped as an
+    // annotation: `_` makes them a word.
+    if t.is_empty() || is_annotation(&t) {
+        t.insert(0, '_');
     }
     t
 }
@@ -102,12 +111,13 @@ pub fn write_game_with(rec: &GameRecord, event: &str, extras: PgnExtras) -> Stri
         tags.push((Colour(c as u8).name(), name.clone()));
     }
     tags.push(("Result", rec.result.pgn().into()));
-    let variant = if rec.chess960 {
-        "Chess960"
-    } else {
-        rec.variant.name()
-    };
-    tags.push(("Variant", variant.into()));
+    // No `Variant` tag for chess, as python-chess writes it (absent means standard chess to
+    // every reader, older strata versions among them); lichess's spellings for the others.
+    if rec.chess960 {
+        tags.push(("Variant", "Chess960".into()));
+    } else if rec.variant != Variant::Chess {
+        tags.push(("Variant", rec.variant.name().into()));
+    }
     if rec.custom_start {
         tags.push(("FEN", rec.start_fen.clone()));
         tags.push(("SetUp", "1".into()));
@@ -146,7 +156,9 @@ pub fn write_game_with(rec: &GameRecord, event: &str, extras: PgnExtras) -> Stri
             tokens.push(format!("{}{dots}", m.number));
         }
         last_number = Some(m.number);
-        tokens.push(move_token(&m.name));
+        // Readable notation; a record made without it (by hand, in tests) has the protocol
+        // name.
+        tokens.push(move_token(if m.san.is_empty() { &m.name } else { &m.san }));
         if m.book {
             tokens.push("{book}".into());
             continue;
@@ -232,13 +244,16 @@ impl PgnGame {
             .is_some_and(|v| NAMES.iter().any(|n| v.eq_ignore_ascii_case(n)))
     }
 
-    /// The game's variant: its `Variant` tag (`Standard`, `Chess960` or none: chess).
+    /// The game's variant: its `Variant` tag (none, `Standard`, `From Position` and
+    /// `Chess960` are chess, as lichess writes them; others by their protocol name).
     pub fn variant(&self) -> Result<Variant, String> {
+        const CHESS: [&str; 5] = ["standard", "chess", "from position", "classical", "normal"];
         match self.tag("Variant") {
             None => Ok(Variant::Chess),
             Some(_) if self.is_chess960() => Ok(Variant::Chess),
+            Some(v) if CHESS.iter().any(|n| v.trim().eq_ignore_ascii_case(n)) => Ok(Variant::Chess),
             Some(v) => {
-                Variant::from_name(&v.to_lowercase()).ok_or(format!("unknown variant '{v}'"))
+                Variant::from_name(&v.trim().to_lowercase()).ok_or(format!("unknown variant '{v}'"))
             }
         }
     }
@@ -246,24 +261,45 @@ impl PgnGame {
     /// Plays the game through the rules layer: its variant ([`PgnGame::variant`]), its start
     /// (`FEN` tag), every move checked. Returns the final position.
     pub fn replay(&self) -> Result<AnyGame, String> {
+        self.replay_moves().map(|(g, _)| g)
+    }
+
+    /// [`PgnGame::replay`], with the moves in protocol notation (each move may be written
+    /// in readable or protocol notation).
+    pub fn replay_moves(&self) -> Result<(AnyGame, Vec<String>), String> {
         let variant = self.variant()?;
         let mut g = match self.tag("FEN") {
             Some(f) => AnyGame::from_fen(variant, f)?,
             None => AnyGame::startpos(variant),
         };
         g.set_chess960(self.is_chess960());
+        let mut names = Vec::with_capacity(self.moves.len());
         for (i, m) in self.moves.iter().enumerate() {
-            let mv = g
-                .parse_move(m)
-                .map_err(|e| format!("ply {}: {e} in {}", i + 1, g.fen()))?;
+            let mv =
+                notation::read(&g, m).map_err(|e| format!("ply {}: {e} in {}", i + 1, g.fen()))?;
+            names.push(g.move_name(mv));
             g.make(mv);
         }
-        Ok(g)
+        Ok((g, names))
     }
 }
 
 fn is_result(t: &str) -> bool {
     matches!(t, "1-0" | "0-1" | "1/2-1/2" | "*")
+}
+
+/// Whether a movetext word is an annotation written apart from its move (`!?`, `+-`, `=`,
+/// `±`): the reader drops it as it drops NAGs. (`--` is a move: the pass.)
+fn is_annotation(word: &str) -> bool {
+    word.chars().all(|c| "!?".contains(c))
+        || matches!(
+            word,
+            "+-" | "-+" | "+/-" | "-/+" | "=" | "+=" | "=+" | "=/+" | "+/="
+        )
+        || word.chars().all(|c| {
+            "\u{b1}\u{2213}\u{2a72}\u{2a71}\u{221e}\u{25a1}\u{203c}\u{2047}\u{2048}\u{2049}"
+                .contains(c)
+        })
 }
 
 /// Reads a tag pair after its `[`, up to its `]`: the name, then the value: a string
@@ -320,9 +356,13 @@ fn read_tag(chars: &mut std::iter::Peekable<std::str::Chars>) -> Option<(String,
     (!name.is_empty()).then_some((name, value))
 }
 
-/// Reads every game of a PGN text. Variations (`( ... )`) and NAGs are skipped; move
-/// numbers (`12.`, `12...`) are dropped; everything else in the movetext is a move.
+/// Reads every game of a PGN text. Variations (`( ... )`), NAGs (`$1`) and annotations
+/// written apart (`!?`) are skipped; move numbers (`12.`, `12...`) are dropped; everything
+/// else in the movetext is a move (in whatever notation: [`PgnGame::replay`] reads it).
+/// Comments are kept (`{[%clk 0:03:00]}` among them).
 pub fn read_games(text: &str) -> Vec<PgnGame> {
+    // A byte order mark (as some Windows programs save files) is not text.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut games = Vec::new();
     let mut cur = PgnGame::default();
     let mut in_moves = false;
@@ -346,7 +386,7 @@ pub fn read_games(text: &str) -> Vec<PgnGame> {
             }
             _ => w,
         };
-        if w.is_empty() {
+        if w.is_empty() || is_annotation(&w) {
             return;
         }
         *after = false;
@@ -459,6 +499,72 @@ mod tests {
         assert_eq!(g[1].result.as_deref(), Some("*"));
     }
 
+    /// A game as lichess exports it (with a byte order mark and Windows line ends, as a
+    /// file saved on Windows has them): its tags, SAN, clock and evaluation comments, NAGs,
+    /// annotations, a variation, `1...` numbering.
+    const LICHESS: &str = "\u{feff}[Event \"Rated Blitz game\"]\r\n[Site \"https://lichess.org/abcd1234\"]\r\n\
+        [Date \"2024.05.01\"]\r\n[White \"alice\"]\r\n[Black \"bob\"]\r\n[Result \"1-0\"]\r\n\
+        [UTCDate \"2024.05.01\"]\r\n[WhiteElo \"1500\"]\r\n[Variant \"Standard\"]\r\n\
+        [TimeControl \"180+0\"]\r\n[ECO \"C50\"]\r\n[Termination \"Normal\"]\r\n\r\n\
+        1. e4 { [%eval 0.2] [%clk 0:03:00] } 1... e5 { [%clk 0:03:00] } 2. Nf3 Nc6 3. Bc4 Nf6 \
+        4. O-O!? Nxe4 $6 5. d4 (5. Re1 d5) 5... d5 6. dxe5 dxc4 7. e6 Bd6 8. exf7+ Ke7 \
+        9. f8=Q+ { a promotion } 9... Rxf8 10. Re1 Kd7 1-0\r\n\r\n";
+
+    #[test]
+    fn lichess_games_are_read_with_their_san_tags_and_comments() {
+        let g = read_games(LICHESS);
+        assert_eq!(g.len(), 1);
+        let g = &g[0];
+        assert_eq!(g.tag("Event"), Some("Rated Blitz game"));
+        assert_eq!(g.variant(), Ok(Variant::Chess));
+        assert_eq!(g.moves.len(), 20, "{:?}", g.moves);
+        assert_eq!(&g.moves[6..8], ["O-O!?", "Nxe4"]);
+        assert_eq!(g.move_comments[0], "[%eval 0.2] [%clk 0:03:00]");
+        assert_eq!(g.move_comments[16], "a promotion");
+        assert_eq!(g.result.as_deref(), Some("1-0"));
+        let (end, moves) = g.replay_moves().unwrap();
+        assert_eq!(&moves[6..8], ["e1g1", "f6e4"]);
+        assert_eq!(moves[16], "f7f8q");
+        assert_eq!(
+            end.fen(),
+            "r1bq1r2/pppk2pp/2nb4/8/2p1n3/5N2/PPP2PPP/RNBQR1K1 w - - 2 11"
+        );
+        // `From Position`, and no tag at all, are chess too; other names are refused.
+        for (tag, ok) in [("From Position", true), ("chess", true), ("Atomic", false)] {
+            let g = &read_games(&format!("[Variant \"{tag}\"]\n\n1. e4 *\n"))[0];
+            assert_eq!(g.replay().is_ok(), ok, "{tag}");
+        }
+    }
+
+    #[test]
+    fn chess_is_written_in_san_without_a_variant_tag_and_reads_back() {
+        use crate::runner::args::Limits;
+        use crate::runner::openings::Opening;
+        use crate::runner::referee::{RecordIds, Referee};
+        let opening = Opening::default();
+        let mut r = Referee::new(Variant::Chess, false, &opening, vec![Limits::default(); 2]);
+        let r = r.as_mut().unwrap();
+        for m in ["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6", "e1g1"] {
+            r.play(m, Default::default(), 0).unwrap();
+        }
+        let ids = RecordIds {
+            id: 1,
+            round: 1,
+            seats: vec![0, 1],
+            names: vec!["a".into(), "b".into()],
+            started: std::time::SystemTime::now(),
+        };
+        let text = write_game(&r.record(None, ids), "e");
+        assert!(!text.contains("[Variant"), "{text}");
+        assert!(text.contains("1. e4 {0.000s} e5 {0.000s} 2. Nf3"), "{text}");
+        assert!(text.contains("4. O-O {0.000s}"), "{text}");
+        let g = &read_games(&text)[0];
+        assert_eq!(g.replay().unwrap().fen(), r.game().fen());
+        // What older versions wrote (protocol notation, `Variant "chess"`) still reads.
+        let old = "[Variant \"chess\"]\n\n1. e2e4 e7e5 2. g1f3 *\n";
+        assert!(read_games(old)[0].replay().is_ok());
+    }
+
     #[test]
     fn what_needs_no_escape_is_written_as_it_is() {
         for name in ["e2e4", "O@e4", "e7e8q", "P@c3", "Ka1b2c3", "0000", "e1h1"] {
@@ -467,7 +573,9 @@ mod tests {
         assert_eq!(move_token("1-0"), "?1-0");
         assert_eq!(move_token("12."), "?12.");
         assert_eq!(move_token("a b}"), "a?b?");
-        assert_eq!(move_token(""), "?");
+        assert_eq!(move_token(""), "_");
+        assert_eq!(move_token("!?"), "_!?");
+        assert_eq!(move_token("?"), "_?");
         assert_eq!(
             comment("Black makes an unparsable move: 'a}b\0'"),
             "Black makes an unparsable move: 'a)b\\u0000'"

@@ -11,7 +11,7 @@ use super::openings::Opening;
 use super::player::SearchInfo;
 use super::seats::team_name;
 use crate::rules::piece::Colour;
-use crate::rules::{AnyGame, Game, GameEnd, MoveError, Variant};
+use crate::rules::{AnyGame, Game, GameEnd, MoveError, Variant, notation};
 use crate::text::echo;
 
 /// How many characters of a move a player named are repeated in the reason it loses by.
@@ -116,6 +116,7 @@ impl Referee {
             moves.push(PlayedMove {
                 // The referee's own name for it: the notation the engines are told to use.
                 name: game.move_name(mv),
+                san: notation::name(&game, mv),
                 colour: game.side_to_move(),
                 number: move_number(&game),
                 book: true,
@@ -252,7 +253,9 @@ impl Referee {
             // The move as the player gave it, which may be anything: made printable and cut.
             let what = match err {
                 MoveError::Malformed(s) => format!("an unparsable move: '{}'", echo(&s, ECHO)),
-                MoveError::Illegal(s) => format!("an illegal move: {}", echo(&s, ECHO)),
+                MoveError::Illegal(s) | MoveError::Ambiguous(s, _) => {
+                    format!("an illegal move: {}", echo(&s, ECHO))
+                }
             };
             Ending::loss(
                 colour,
@@ -262,6 +265,7 @@ impl Referee {
         })?;
         self.moves.push(PlayedMove {
             name: self.game.move_name(mv),
+            san: notation::name(&self.game, mv),
             colour,
             number: move_number(&self.game),
             book: false,
@@ -403,7 +407,7 @@ mod tests {
         r.play("d2d4", SearchInfo::default(), 0).unwrap();
         let text = pgn::write_game(&r.record(None, ids()), "GUI");
         assert!(
-            text.contains("[Result \"*\"]") && text.contains("1. d2d4"),
+            text.contains("[Result \"*\"]") && text.contains("1. d4"),
             "{text}"
         );
         assert!(text.trim_end().ends_with('*'), "{text}");

@@ -20,7 +20,7 @@ use tables::{LETTERS, kind};
 use crate::rules::bitset::Cell;
 use crate::rules::clocks::NullMove;
 use crate::rules::game::{Game, GameEnd, mate_or_stalemate};
-use crate::rules::moves::{Move, MoveFlag, MoveList};
+use crate::rules::moves::{CastlingSide, Move, MoveFlag, MoveList};
 use crate::rules::piece::{Colour, Kind, Piece};
 use crate::rules::sink::{CountSink, ListSink};
 use crate::rules::variant::Variant;
@@ -204,6 +204,18 @@ impl Game for ChessPosition {
 
     fn king_destination(&self, mv: Move) -> Option<Cell> {
         (mv.flag() == MoveFlag::Castle).then(|| self.castled_king_square(mv))
+    }
+
+    /// By the Rook's file, as in Chess960: the Rook on the King's h-side is `O-O` wherever
+    /// the two stand (a King on b1 castling with a Rook on h1 castles short).
+    fn castling_side(&self, mv: Move) -> Option<CastlingSide> {
+        (mv.flag() == MoveFlag::Castle).then(|| {
+            if mv.to() % 8 > mv.from() % 8 {
+                CastlingSide::Short
+            } else {
+                CastlingSide::Long
+            }
+        })
     }
 
     fn decided(&self) -> Option<GameEnd> {

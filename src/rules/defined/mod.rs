@@ -30,7 +30,7 @@ pub use rules::{Goal, Rules};
 use crate::rules::bitset::Cell;
 use crate::rules::clocks::NullMove;
 use crate::rules::game::{Game, GameEnd, MoveError};
-use crate::rules::moves::{Move, MoveFlag, MoveList};
+use crate::rules::moves::{CastlingSide, Move, MoveFlag, MoveList};
 use crate::rules::piece::{Colour, Kind, Piece};
 use crate::rules::variant::Variant;
 use crate::text;
@@ -362,19 +362,41 @@ impl Game for DefinedPosition {
     fn kings_in_danger(&self) -> Vec<Cell> {
         match self.rules.goal {
             Goal::Checkmate if self.checked() => self.royals(self.side).iter().collect(),
-            Goal::RoyalCapture => {
-                let them = self.side.flip();
-                self.royals(them)
-                    .iter()
-                    .filter(|&c| self.is_attacked(c, self.side))
-                    .collect()
-            }
+            // Both sides' royals, each attacked by the other side, as in the built-in
+            // variants that capture Kings: a threat to the opponent shows as well as one
+            // to the side to move (and readable notation marks the move that made it).
+            Goal::RoyalCapture => [self.side, self.side.flip()]
+                .into_iter()
+                .flat_map(|c| {
+                    self.royals(c)
+                        .iter()
+                        .filter(move |&r| self.is_attacked(r, c.flip()))
+                })
+                .collect(),
             _ => Vec::new(),
         }
     }
 
     fn explain_illegal(&self, from: Cell, to: Cell) -> String {
         self.explain(from, to)
+    }
+
+    /// By the letter of the castling's right, as a chess FEN writes it: `K` is the short
+    /// castling and `Q` the long one (either case); others have no readable name.
+    fn castling_side(&self, mv: Move) -> Option<CastlingSide> {
+        if mv.flag() != MoveFlag::Castle {
+            return None;
+        }
+        let c = self
+            .rules
+            .castlings
+            .iter()
+            .find(|c| c.colour == self.side && c.king == mv.from() && c.king_to == mv.to())?;
+        match c.letter.to_ascii_uppercase() {
+            'K' => Some(CastlingSide::Short),
+            'Q' => Some(CastlingSide::Long),
+            _ => None,
+        }
     }
 
     fn check_invariants(&self) -> Result<(), String> {

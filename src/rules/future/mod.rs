@@ -22,7 +22,7 @@ use tables::{LETTERS, kind};
 
 use crate::rules::bitset::Cell;
 use crate::rules::game::{Game, GameEnd};
-use crate::rules::moves::{Move, MoveFlag, MoveList};
+use crate::rules::moves::{CastlingSide, Move, MoveFlag, MoveList};
 use crate::rules::piece::{Colour, Piece};
 use crate::rules::sink::{CountSink, ListSink};
 use crate::rules::variant::Variant;
@@ -182,6 +182,19 @@ impl Game for FuturePosition {
 
     fn kings_in_danger(&self) -> Vec<Cell> {
         self.kings_attacked()
+    }
+
+    /// The colour's castling table lists the short side first (towards the h-file for White
+    /// and Black, towards rank 1 for Gold and Silver), then the long one.
+    fn castling_side(&self, mv: Move) -> Option<CastlingSide> {
+        if mv.flag() != MoveFlag::Castle {
+            return None;
+        }
+        let sides = &Self::t().castling[self.side.idx()];
+        let i = sides
+            .iter()
+            .position(|c| c.king_from == mv.from() && c.king_to == mv.to())?;
+        Some([CastlingSide::Short, CastlingSide::Long][i])
     }
 
     fn explain_illegal(&self, from: Cell, to: Cell) -> String {
