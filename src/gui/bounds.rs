@@ -28,6 +28,8 @@ pub const MAX_SOCKET_MESSAGE: usize = 2 * MAX_MESSAGE;
 pub const MAX_PLIES: usize = 5000;
 /// The most games read from one PGN (`load_pgn`); a longer file is refused.
 pub const MAX_PGN_GAMES: usize = 5000;
+/// The most tags a PGN game may have to be opened (lichess writes about 20).
+pub const MAX_TAGS: usize = 100;
 /// The longest FEN a message may carry, in bytes (Polyhedron's 300 cells need about 200).
 pub const MAX_FEN: usize = 4096;
 /// The longest move, cell name, variant name or option name a message may carry, in bytes.
@@ -115,6 +117,19 @@ pub fn engine_limit(l: &EngineLimit) -> Result<(), String> {
 /// [`moves`] checks them. A comment may span lines: it is only shown, never sent to an
 /// engine.
 pub fn pgn_game(g: &PgnGame) -> Result<(), String> {
+    if g.comments.len() > 2 * MAX_PLIES + MAX_TAGS {
+        return Err(format!(
+            "{} comments are too many: at most {} are accepted",
+            g.comments.len(),
+            2 * MAX_PLIES + MAX_TAGS
+        ));
+    }
+    if g.tags.len() > MAX_TAGS {
+        return Err(format!(
+            "{} tags are too many: at most {MAX_TAGS} are accepted",
+            g.tags.len()
+        ));
+    }
     for (name, value) in &g.tags {
         text("a tag name", name, MAX_WORD)?;
         text(&format!("the {name} tag"), value, MAX_FEN)?;
@@ -177,6 +192,25 @@ mod tests {
             l(None, None, Some(u64::MAX))
                 .unwrap_err()
                 .contains("movetime_ms")
+        );
+    }
+
+    #[test]
+    fn pgn_games_have_bounded_tags_and_comments() {
+        let many_tags = "[a \"b\"]\n".repeat(MAX_TAGS + 1) + "\n1. e2e4 *\n";
+        let g = &crate::runner::pgn::read_games(&many_tags)[0];
+        assert!(pgn_game(g).unwrap_err().contains("tags are too many"));
+        let many_comments = format!(
+            "1. e2e4 {} *\n",
+            "{c} ".repeat(2 * MAX_PLIES + MAX_TAGS + 1)
+        );
+        let g = &crate::runner::pgn::read_games(&many_comments)[0];
+        assert!(pgn_game(g).unwrap_err().contains("comments are too many"));
+        // Millions of games are read no further than one past the bound.
+        let games = "* ".repeat(1_000_000);
+        assert_eq!(
+            crate::runner::pgn::read_games_at_most(&games, MAX_PGN_GAMES).len(),
+            MAX_PGN_GAMES + 1
         );
     }
 

@@ -479,14 +479,15 @@ impl Session {
 
     /// Reads every game of `text` and lists them.
     fn load_pgn(&mut self, text: &str) -> Result<(), String> {
-        let games = pgn::read_games(text);
+        // Read no further than one game past the bound: a text of millions of empty games
+        // costs no more than one of MAX_PGN_GAMES.
+        let games = pgn::read_games_at_most(text, MAX_PGN_GAMES);
         if games.is_empty() {
             return Err("the PGN holds no game".into());
         }
         if games.len() > MAX_PGN_GAMES {
             return Err(format!(
-                "the PGN holds {} games; at most {MAX_PGN_GAMES} are opened at once",
-                games.len()
+                "the PGN holds more than {MAX_PGN_GAMES} games, the most opened at once"
             ));
         }
         let mut summaries = Vec::with_capacity(games.len());
@@ -966,7 +967,7 @@ fn start_of(spec: &NewGame) -> Result<(Variant, Option<String>, Vec<String>), St
         }
         return Ok((variant, spec.fen.clone(), spec.moves.clone()));
     };
-    let games = pgn::read_games(text);
+    let games = pgn::read_games_at_most(text, 1);
     let game = games.first().ok_or("the PGN holds no game")?;
     bounds::pgn_game(game).map_err(|e| format!("pgn: {e}"))?;
     let variant = game.variant()?;

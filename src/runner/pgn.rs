@@ -361,6 +361,13 @@ fn read_tag(chars: &mut std::iter::Peekable<std::str::Chars>) -> Option<(String,
 /// else in the movetext is a move (in whatever notation: [`PgnGame::replay`] reads it).
 /// Comments are kept (`{[%clk 0:03:00]}` among them).
 pub fn read_games(text: &str) -> Vec<PgnGame> {
+    read_games_at_most(text, usize::MAX)
+}
+
+/// [`read_games`], stopping after `limit` games: a text of more games gives `limit + 1`
+/// of them, so that the caller can tell it holds more, without reading (and holding) the
+/// rest.
+pub fn read_games_at_most(text: &str, limit: usize) -> Vec<PgnGame> {
     // A byte order mark (as some Windows programs save files) is not text.
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut games = Vec::new();
@@ -399,6 +406,9 @@ pub fn read_games(text: &str) -> Vec<PgnGame> {
         }
     };
     while let Some(c) = chars.next() {
+        if games.len() > limit {
+            return games;
+        }
         match c {
             '[' if depth == 0 && word.is_empty() => {
                 // A tag after movetext starts the next game (one without a result marker).
