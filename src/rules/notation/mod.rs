@@ -14,6 +14,7 @@
 //! reader accepts it everywhere beside readable notation.
 
 mod entries;
+mod fit;
 mod read;
 mod write;
 

@@ -2,7 +2,7 @@
 //! move alone, and the check or mate mark.
 
 use super::entries::{Entry, Form, Mark, entries};
-use super::read::{protocol, resolve};
+use super::fit::{protocol, resolve};
 use crate::rules::game::{Game, GameEnd};
 use crate::rules::moves::{CastlingSide, Move};
 
