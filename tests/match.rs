@@ -8,8 +8,8 @@ use std::process::Command;
 
 use strata::rules::{Game, GameEnd, Variant};
 use strata::runner::args::{self, MatchConfig};
-use strata::runner::game::{GameRecord, Termination};
 use strata::runner::pgn::{self, PgnGame};
+use strata::runner::record::{GameRecord, Termination};
 use strata::runner::{MatchSummary, run};
 
 const STRATA: &str = env!("CARGO_BIN_EXE_strata");

@@ -11,9 +11,9 @@ use rand::{Rng, SeedableRng};
 use strata::protocol::line::is_forbidden;
 use strata::rules::Variant;
 use strata::rules::piece::Colour;
-use strata::runner::game::{GameRecord, GameResult, PlayedMove, Termination};
 use strata::runner::pgn::{read_games, write_game};
 use strata::runner::player::SearchInfo;
+use strata::runner::record::{GameRecord, GameResult, PlayedMove, Termination};
 use strata::text::escape as printable;
 
 /// Pieces of text that try to break a PGN.

@@ -27,10 +27,10 @@ use crate::protocol::line::escape;
 use crate::rules::piece::{Colour, Piece};
 use crate::rules::{AnyGame, Game, MoveError, Variant, notation};
 use crate::runner::args::{Limits, TimeControl};
-use crate::runner::game::{GameResult, Termination};
 use crate::runner::openings::Opening;
 use crate::runner::pgn;
 use crate::runner::player::Reply;
+use crate::runner::record::{GameResult, Termination};
 use crate::runner::referee::{Ending, RecordIds, Referee};
 use crate::runner::seats::team_name;
 

@@ -25,6 +25,7 @@ pub mod limits;
 pub mod openings;
 pub mod pgn;
 pub mod player;
+pub mod record;
 pub mod referee;
 pub mod report;
 pub mod seats;

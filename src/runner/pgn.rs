@@ -17,7 +17,7 @@
 use std::time::{Duration, UNIX_EPOCH};
 
 use super::args::PgnExtras;
-use super::game::GameRecord;
+use super::record::GameRecord;
 use crate::rules::piece::Colour;
 use crate::rules::{AnyGame, Game, Variant, notation};
 use crate::text::escape as printable;

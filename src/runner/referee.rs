@@ -6,9 +6,9 @@
 //! decide.
 
 use super::args::Limits;
-use super::game::{GameRecord, GameResult, PlayedMove, Termination, go_command};
 use super::openings::Opening;
 use super::player::SearchInfo;
+use super::record::{GameRecord, GameResult, PlayedMove, Termination};
 use super::seats::team_name;
 use crate::rules::piece::Colour;
 use crate::rules::{AnyGame, Game, GameEnd, MoveError, Variant, notation};
@@ -354,6 +354,45 @@ pub struct RecordIds {
     pub started: std::time::SystemTime,
 }
 
+/// The `go` command for the side to move: every seat's clock and increment when the mover
+/// plays with a clock (`wtime btime` and, with four colours, `gtime stime`), plus the
+/// mover's fixed limits.
+pub fn go_command(
+    limits_by_seat: &[Limits],
+    clocks_ms: &[i64],
+    moves_made: &[u32],
+    mover: usize,
+) -> String {
+    let mut go = String::from("go");
+    let me = &limits_by_seat[mover];
+    if let Some(tc) = me.tc {
+        let letters = ['w', 'b', 'g', 's'];
+        for (c, l) in limits_by_seat.iter().enumerate() {
+            if l.tc.is_some() {
+                go.push_str(&format!(" {}time {}", letters[c], clocks_ms[c].max(0)));
+            }
+        }
+        for (c, l) in limits_by_seat.iter().enumerate() {
+            if let Some(t) = l.tc {
+                go.push_str(&format!(" {}inc {}", letters[c], t.inc_ms));
+            }
+        }
+        if let Some(m) = tc.moves {
+            go.push_str(&format!(" movestogo {}", m - moves_made[mover] % m));
+        }
+    }
+    if let Some(mt) = me.movetime_ms {
+        go.push_str(&format!(" movetime {mt}"));
+    }
+    if let Some(d) = me.depth {
+        go.push_str(&format!(" depth {d}"));
+    }
+    if let Some(n) = me.nodes {
+        go.push_str(&format!(" nodes {n}"));
+    }
+    go
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -433,5 +472,36 @@ mod tests {
         r.play("e2e4", SearchInfo::default(), u64::MAX).unwrap();
         assert!(r.clock_ms(Colour::WHITE) > 0);
         assert!(!r.go_command().contains('-'), "{}", r.go_command());
+    }
+
+    #[test]
+    fn go_carries_every_seat_clock() {
+        let tc = Limits {
+            tc: Some(TimeControl {
+                moves: Some(40),
+                base_ms: 60_000,
+                inc_ms: 600,
+            }),
+            ..Limits::default()
+        };
+        let go = go_command(&[tc; 4], &[1000, 2000, -5, 4000], &[0, 0, 39, 0], 2);
+        assert_eq!(
+            go,
+            "go wtime 1000 btime 2000 gtime 0 stime 4000 winc 600 binc 600 ginc 600 sinc 600 movestogo 1"
+        );
+        let fixed = Limits {
+            depth: Some(5),
+            nodes: Some(1000),
+            movetime_ms: Some(50),
+            ..Limits::default()
+        };
+        assert_eq!(
+            go_command(&[fixed, tc], &[0, 60_000], &[3, 3], 0),
+            "go movetime 50 depth 5 nodes 1000"
+        );
+        assert_eq!(
+            go_command(&[fixed, tc], &[0, 60_000], &[3, 3], 1),
+            "go btime 60000 binc 600 movestogo 37"
+        );
     }
 }

@@ -4,7 +4,7 @@
 use std::io::Write;
 
 use super::args::OutputFormat;
-use super::game::GameRecord;
+use super::record::GameRecord;
 use super::seats::team_of;
 use super::stats::{Elo, Outcome, Sprt, SprtState, Stats, cutechess_elo};
 

@@ -108,4 +108,3 @@ fn fit(e: &Entry, text: &str) -> Option<Fit> {
         }
     }
 }
-
