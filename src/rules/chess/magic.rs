@@ -12,9 +12,12 @@
 //! found by trying sparse random numbers (`find_magic`, run by the ignored test
 //! `find_magics`); searching for them when the tables are built took 0.15 s a process.
 
-use super::tables::Bb;
 use crate::rules::bitset::BitSet;
 use crate::rules::geometry::Geometry;
+
+/// A set of chess squares (the same type as `tables::Bb`, named here so that the magic
+/// tables need nothing from the tables that hold them).
+type Bb = BitSet<1>;
 
 /// The Rook's numbers, by square.
 const ROOK_MAGICS: [u64; 64] = [

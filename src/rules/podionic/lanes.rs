@@ -6,7 +6,7 @@
 //! straight onto that cell), elsewhere the pawn captures diagonally beside its forward cell;
 //! double steps start from the listed start cells; a lane ends on the opponent's King line.
 
-use super::tables::{Bb, CELLS, NO_CELL};
+use super::board::{Bb, CELLS, NO_CELL};
 use crate::rules::bitset::Cell;
 use crate::rules::geometry::Geometry;
 use crate::rules::piece::Colour;
@@ -136,7 +136,7 @@ impl PawnTables {
                 }
             }
         }
-        t.attackers = super::tables::reverse(&t.captures);
+        t.attackers = super::board::reverse(&t.captures);
         // The cells pawns can reach from the start cells.
         let mut todo: Vec<Cell> = START_CELLS[colour.idx()]
             .iter()

@@ -6,6 +6,7 @@
 //! trees), [`lanes`] (pawn forward steps and capture cells), `position` (state and attack
 //! queries), `movegen`, `makemove`, `fen` (FEN and the `d` drawing).
 
+pub mod board;
 mod explain;
 mod fen;
 pub mod info;

@@ -18,7 +18,7 @@
 //! same intermediate cells, and the up/down rule per square is symmetric. So the sliders that
 //! attack a cell are the sliders found by walking the tree *from* that cell.
 
-use super::tables::{Bb, CELLS, DIRECTIONS, NO_CELL};
+use super::board::{Bb, CELLS, DIRECTIONS, NO_CELL};
 use crate::rules::bitset::{BitSet, Cell};
 use crate::rules::geometry::Geometry;
 
