@@ -224,7 +224,11 @@ function onState(s) {
     $('moves').classList.remove('tree');
   }
   $('analysis-panel').hidden = s.mode !== 'analysis';
-  $('evalbar').hidden = s.mode !== 'analysis';
+  if ($('evalbar').hidden !== (s.mode !== 'analysis')) {
+    $('evalbar').hidden = s.mode !== 'analysis';
+    // The board's room changed.
+    if (variant === app.variant) board.build();
+  }
   if (!old && new URLSearchParams(location.search).get('view') === '3d') setView('3d');
   if (variant !== app.variant || newGame) {
     if (variant !== app.variant) {
@@ -257,6 +261,8 @@ function render() {
   } else if (app.viewPly === null) {
     app.shown = s;
     boards.setPosition(s);
+    // One level at a time (a phone): the mover's pieces in view when a person's turn comes.
+    if (myTurn()) board.showLevelOf(s.to_move);
     $('history-banner').hidden = true;
   }
   paintSelection();
@@ -365,10 +371,15 @@ function select(sel, since = performance.now()) {
   render();
   // How long from the press (its event's time stamp) until the frame that shows the
   // highlighted targets is painted (a task queued in the frame's animation callback runs
-  // after its paint): measured by the tests and reported in docs/gui.md.
-  requestAnimationFrame(() => setTimeout(() => {
-    document.body.dataset.highlightMs = (performance.now() - since).toFixed(1);
-  }, 0));
+  // after its paint; a message rather than a timer, which Chromium holds back while a
+  // finger is on the screen): measured by the tests and reported in docs/gui.md.
+  requestAnimationFrame(() => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => {
+      document.body.dataset.highlightMs = (performance.now() - since).toFixed(1);
+    };
+    channel.port2.postMessage(0);
+  });
 }
 
 function press(cell, since) {
@@ -608,6 +619,12 @@ function showGames(games) {
 }
 
 $('open-pgn').addEventListener('click', openGames);
+// A phone shows the less used buttons after "More…".
+$('more').addEventListener('click', () => {
+  const open = $('more').getAttribute('aria-expanded') !== 'true';
+  $('more').setAttribute('aria-expanded', String(open));
+  $('more').textContent = open ? 'Less' : 'More…';
+});
 $('edit').addEventListener('click', () => {
   if (!app.state) return;
   app.selection = null;
