@@ -565,7 +565,7 @@ export class Board {
     // on other levels than the piece's are seen at once.
     this.levelEls.forEach((level, z) => {
       const n = perLevel.get(z) ?? 0;
-      level.classList.toggle('has-target', n > 0);
+      level.classList.toggle('has-target', n > 0 && this.variant.levels.length > 1);
       const label = level.querySelector('.level-label');
       if (this.variant.levels.length > 1) {
         label.innerHTML = `Level ${this.variant.levels[z].letter}` + (n ? `<span class="count">${n}</span>` : '');
