@@ -22,7 +22,7 @@ export const MIN_CELL = 28;
 const NARROW = 640;
 /** The compact layouts' measures in pixels, as style.css sets them for `#board.compact`:
  * coordinates, a level's label, gaps between levels, the level switcher's height. */
-const COMPACT = { coord: 13, label: 20, gap: 12, tabs: 78 };
+const COMPACT = { coord: 13, label: 20, gap: 12, tabs: 86 };
 
 const BURST = '<svg class="burst" viewBox="0 0 100 100" aria-hidden="true"><path d="M50 2 L60 34 L94 20 L70 48 L98 64 L63 64 L70 98 L50 72 L30 98 L37 64 L2 64 L30 48 L6 20 L40 34 Z" fill="#ff8a1c" stroke="#9a2d00" stroke-width="3" opacity="0.85"/></svg>';
 
@@ -334,7 +334,7 @@ export class Board {
   }
 
   /**
-   * The level switcher (one level at a time): a button per level, bottom level first, each
+   * The level switcher (one level at a time): a button per level, in the levels' order, each
    * with the level in miniature (its pieces, the last move, the targets), its letter and the
    * number of targets it holds. `data-level-tab` holds the level's letter.
    */
