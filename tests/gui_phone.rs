@@ -245,6 +245,41 @@ async fn every_variant_on_a_phone_by_taps() {
     b.close().await;
 }
 
+/// A finger sliding over the board's empty squares scrolls the page and plays nothing, even
+/// from a highlighted target; a tap there plays the move.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_swipe_over_the_board_scrolls_and_plays_nothing() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let Some(b) = phone(WIDTH, HEIGHT).await else {
+        return;
+    };
+    b.open("variant=chess&side=white&nodes=3000").await;
+    my_turn(&b).await;
+    // The piece legend open: the page is taller than the screen.
+    b.tap("#legend summary").await;
+    b.run("scrollTo(0, 0);").await;
+    b.tap_cell("e2").await;
+    assert!(b.targets().await.contains(&"e4".to_string()));
+    let scrolled = || async { b.run("return scrollY;").await.as_f64().unwrap_or(0.0) };
+    let before = scrolled().await;
+    b.swipe("[data-cell=\"e4\"]", 0.0, -250.0).await;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert!(
+        scrolled().await > before,
+        "the page scrolls under the finger"
+    );
+    assert!(b.moves().await.is_empty(), "a swipe plays no move");
+    assert!(
+        b.text("#message").await.is_empty(),
+        "a swipe asks for no explanation"
+    );
+    // The selection stands: a tap on the target plays it.
+    assert_eq!(b.attrs(".cell.selected", "data-cell").await, ["e2"]);
+    b.tap_cell("e4").await;
+    assert_eq!(b.wait_moves(2).await[0], "e2e4");
+    b.close().await;
+}
+
 /// The dialogs fit a 360 px screen: the new-game form (its Start button), the export and the
 /// games dialogs; the page does not scroll sideways behind them.
 #[tokio::test(flavor = "multi_thread")]

@@ -66,9 +66,11 @@ export class Board {
     this.shownLevel = null; // the level shown when one is shown at a time
     this.tabEls = [];
     this.thumbFrame = null;
+    this.tap = null; // a finger down on an empty square, not yet lifted
     el.addEventListener('pointerdown', (e) => this.pointerDown(e));
     window.addEventListener('pointermove', (e) => this.pointerMove(e));
     window.addEventListener('pointerup', (e) => this.pointerUp(e));
+    window.addEventListener('pointercancel', () => (this.tap = null));
     window.addEventListener('resize', () => this.variant && this.build());
   }
 
@@ -591,6 +593,12 @@ export class Board {
     const el = e.target.closest('.cell');
     if (!el) return;
     const cell = Number(el.dataset.index);
+    if (e.pointerType === 'touch' && !el.classList.contains('occupied')) {
+      // A finger on an empty square may be scrolling the page: it counts as a tap once it
+      // is lifted there (a scroll cancels it).
+      this.tap = { cell, id: e.pointerId, since: e.timeStamp };
+      return;
+    }
     const draggable = this.handlers.press(cell, e.timeStamp);
     if (draggable) {
       this.drag = { from: cell, x: e.clientX, y: e.clientY, ghost: null };
@@ -614,6 +622,11 @@ export class Board {
   }
 
   pointerUp(e) {
+    const t = this.tap;
+    this.tap = null;
+    if (t && t.id === e.pointerId && e.type === 'pointerup' && this.cellAt(e.clientX, e.clientY) === t.cell) {
+      this.handlers.press(t.cell, t.since);
+    }
     const d = this.drag;
     this.drag = null;
     if (!d || !d.ghost) return;

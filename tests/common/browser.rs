@@ -316,6 +316,32 @@ impl Browser {
         let _ = self.client.release_actions().await;
     }
 
+    /// Puts a finger on the element `css` and slides it by (`dx`, `dy`) pixels in 300 ms
+    /// before lifting it: a swipe, which scrolls the page where the page lets it.
+    pub async fn swipe(&self, css: &str, dx: f64, dy: f64) {
+        use fantoccini::actions::{InputSource, PointerAction, TouchActions};
+        let e = self.wait(css).await;
+        let finger = TouchActions::new("finger".into())
+            .then(PointerAction::MoveToElement {
+                element: e,
+                duration: None,
+                x: 0.0,
+                y: 0.0,
+            })
+            .then(PointerAction::Down { button: 0 })
+            .then(PointerAction::MoveBy {
+                duration: Some(Duration::from_millis(300)),
+                x: dx,
+                y: dy,
+            })
+            .then(PointerAction::Up { button: 0 });
+        self.client
+            .perform_actions(finger)
+            .await
+            .unwrap_or_else(|e| panic!("swipe {css}: {e}"));
+        let _ = self.client.release_actions().await;
+    }
+
     /// Taps the cell named `name`.
     pub async fn tap_cell(&self, name: &str) {
         self.tap(&format!("[data-cell=\"{name}\"]")).await;
