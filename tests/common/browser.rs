@@ -547,10 +547,17 @@ impl Browser {
 
     /// Ends the browser.
     pub async fn close(self) {
-        let _ = self.client.close().await;
-        let mut d = self.driver;
-        let _ = d.kill();
-        let _ = d.wait();
+        let _ = self.client.clone().close().await;
+        // Drop ends ChromeDriver.
+    }
+}
+
+/// A test that fails drops its browser without closing it: ChromeDriver (and with it
+/// Chromium) is ended all the same, instead of living on after the test.
+impl Drop for Browser {
+    fn drop(&mut self) {
+        let _ = self.driver.kill();
+        let _ = self.driver.wait();
     }
 }
 
