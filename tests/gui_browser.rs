@@ -574,7 +574,7 @@ async fn polyhedron_highlight_latency_is_reported() {
 fn engine_game(variant: &str, plies: usize) -> Vec<String> {
     use std::io::{BufRead, BufReader, Write};
     use std::process::{Command, Stdio};
-    let mut child = Command::new(env!("CARGO_BIN_EXE_strata"))
+    let mut child = Command::new(common::browser::strata_bin())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()

@@ -9,9 +9,16 @@ import { Editor } from './editor.js';
 import { Connection } from './connection.js';
 import { NewGameDialog, gameFromUrl } from './newgame.js';
 import { COLOURS, pieceSvg } from './pieces.js';
-import { Clocks, showHands, showLegend, showMoves } from './panel.js';
+import { Clocks, MoveListKeys, scoreFromFirstTeam, showHands, showLegend, showMoves } from './panel.js';
 
 const $ = (id) => document.getElementById(id);
+
+/**
+ * What a typed move must look like: shown under the "Type a move" box and added to the
+ * message when a typed move is refused. One string, in one place.
+ */
+const TYPED_MOVE_HINT =
+  'Type a move as players write it: Nf3, exd5, O-O, e8=Q (on a 3D board with the level: NCc5), a drop O@e4, a shot Z*Ca4, -- to pass; or as from-cell and to-cell: e2e4, Cc3Cc5.';
 
 const app = {
   hello: null,
@@ -24,6 +31,7 @@ const app = {
   flipped: false,
   engineLine: '',
   settings: {}, // the clock, engine limit and strength of the last game started here
+  typed: false, // a typed move is waiting for the server's answer
 };
 
 /** Starts a new game, remembering its settings for a later import. */
@@ -39,6 +47,8 @@ const conn = new Connection(onMessage, (why) => {
 });
 const board = new Board($('board'), { press, release });
 const clocks = new Clocks();
+new MoveListKeys($('moves'));
+$('typed-move-hint').textContent = TYPED_MOVE_HINT;
 const dialog = new NewGameDialog(startGame);
 const analysis = new AnalysisPanel((m) => conn.send(m), goToNode);
 const editor = new Editor(
@@ -143,7 +153,10 @@ function onMessage(msg) {
       break;
     case 'error':
       if (editor.active) editor.onError(msg.message);
-      showMessage(msg.message);
+      // The server's refusal of an unreadable move names the notation already.
+      const hint = app.typed && !msg.message.includes('type a move');
+      showMessage(hint ? `${msg.message}. ${TYPED_MOVE_HINT}` : msg.message);
+      app.typed = false;
       break;
     case 'engine_status':
       showMessage(msg.message, true);
@@ -188,12 +201,21 @@ function moveSound(capture) {
 
 function onState(s) {
   const old = app.state;
+  // Every score of the move list from the first team's side (White's), as analysis shows
+  // them; the engine's comments give them from its own side.
+  for (const m of s.moves) m.comment = scoreFromFirstTeam(m.comment, m.colour);
   app.state = s;
+  app.typed = false;
   if (old && old.game === s.game && s.moves.length === old.moves.length + 1) {
     moveSound(s.pieces.length < old.pieces.length);
   }
   const variant = app.hello.variants.find((v) => v.name === s.variant);
   const newGame = !old || old.game !== s.game;
+  if (newGame && old) {
+    // The messages of the game before do not carry over.
+    showMessage('');
+    $('chooser').hidden = true;
+  }
   if (s.mode === 'analysis') {
     analysis.onState(s, variant, newGame);
     // An analysis board starts analysing at once (the server carries it on between boards).
@@ -204,7 +226,11 @@ function onState(s) {
     $('moves').classList.remove('tree');
   }
   $('analysis-panel').hidden = s.mode !== 'analysis';
-  $('evalbar').hidden = s.mode !== 'analysis';
+  if ($('evalbar').hidden !== (s.mode !== 'analysis')) {
+    $('evalbar').hidden = s.mode !== 'analysis';
+    // The board's room changed.
+    if (variant === app.variant) board.build();
+  }
   if (!old && new URLSearchParams(location.search).get('view') === '3d') setView('3d');
   if (variant !== app.variant || newGame) {
     if (variant !== app.variant) {
@@ -237,6 +263,8 @@ function render() {
   } else if (app.viewPly === null) {
     app.shown = s;
     boards.setPosition(s);
+    // One level at a time (a phone): the mover's pieces in view when a person's turn comes.
+    if (myTurn()) board.showLevelOf(s.to_move);
     $('history-banner').hidden = true;
   }
   paintSelection();
@@ -272,13 +300,19 @@ function render() {
 function statusText(s) {
   if (s.result) return `Game over: ${s.result.reason} (${s.result.result})`;
   const c = COLOURS[s.to_move].name;
-  if (analysing()) return `Analysis board · ${c} to move${s.danger.length ? ' (King in danger!)' : ''}`;
+  if (analysing()) return `Analysis board · ${c} to move${dangerText(s)}`;
   if (s.seats[s.to_move] === 'engine') return `${c} to move: the engine is thinking…`;
   if (s.legal.length === 0) return `${c} to move: waiting for the engine to get ready…`;
-  const check = s.danger.length ? ' (King in danger!)' : '';
+  const check = dangerText(s);
   // One person (playing one team) is "you"; people on both teams share the screen.
   const teams = new Set(s.seats.map((x, i) => (x === 'human' ? i & 1 : -1)).filter((t) => t >= 0));
   return `${c} to move${teams.size > 1 ? '' : ' (you)'}${check}`;
+}
+
+/** Whose Kings are in danger (the colours of the pieces on the `danger` cells), in words. */
+function dangerText(s) {
+  const colours = [...new Set(s.danger.map((cell) => s.pieces.find((p) => p[0] === cell)?.[1]))];
+  return colours.map((c) => ` (${c === undefined ? 'a' : `${COLOURS[c].name}'s`} King in danger!)`).join('');
 }
 
 function onEngine(e) {
@@ -340,10 +374,15 @@ function select(sel, since = performance.now()) {
   render();
   // How long from the press (its event's time stamp) until the frame that shows the
   // highlighted targets is painted (a task queued in the frame's animation callback runs
-  // after its paint): measured by the tests and reported in docs/gui.md.
-  requestAnimationFrame(() => setTimeout(() => {
-    document.body.dataset.highlightMs = (performance.now() - since).toFixed(1);
-  }, 0));
+  // after its paint; a message rather than a timer, which Chromium holds back while a
+  // finger is on the screen): measured by the tests and reported in docs/gui.md.
+  requestAnimationFrame(() => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => {
+      document.body.dataset.highlightMs = (performance.now() - since).toFixed(1);
+    };
+    channel.port2.postMessage(0);
+  });
 }
 
 function press(cell, since) {
@@ -583,6 +622,12 @@ function showGames(games) {
 }
 
 $('open-pgn').addEventListener('click', openGames);
+// A phone shows the less used buttons after "More…".
+$('more').addEventListener('click', () => {
+  const open = $('more').getAttribute('aria-expanded') !== 'true';
+  $('more').setAttribute('aria-expanded', String(open));
+  $('more').textContent = open ? 'Less' : 'More…';
+});
 $('edit').addEventListener('click', () => {
   if (!app.state) return;
   app.selection = null;
@@ -633,6 +678,7 @@ $('typed-move').addEventListener('submit', (e) => {
   }
   $('typed-move-input').value = '';
   play(text);
+  app.typed = true;
 });
 document.addEventListener('keydown', (e) => {
   if (e.target.closest('input, textarea, select, dialog')) return;

@@ -96,6 +96,13 @@ impl GameState {
     fn running(&self) -> bool {
         self.ending.is_none()
     }
+
+    /// Whether `c`'s clock runs. As on lichess (where the clocks start once White and Black
+    /// have each moved), a colour's clock starts after its own first move: that move is not
+    /// timed, so nobody loses time while the game is being set up.
+    fn clock_runs(&self, c: Colour) -> bool {
+        self.timed && self.running() && self.referee.moves().iter().any(|m| m.colour == c)
+    }
 }
 
 /// A session: its engine, its game, and the messages waiting to go to the page.
@@ -150,7 +157,7 @@ impl Session {
     pub fn deadline(&self) -> Option<Instant> {
         let g = self.game.as_ref()?;
         let c = g.referee.to_move();
-        if !g.timed || !g.running() || g.seat(c) != Seat::Human {
+        if !g.clock_runs(c) || g.seat(c) != Seat::Human {
             return None;
         }
         let left = g.referee.clock_ms(c).max(0) as u64;
@@ -656,10 +663,12 @@ impl Session {
         let elapsed = answer.elapsed.as_millis() as u64;
         let ended = match answer.reply {
             Reply::Move(name) => {
-                let played = g
-                    .referee
-                    .charge_time(elapsed, ENGINE_MARGIN_MS)
-                    .and_then(|_| g.referee.play(&name, answer.info, elapsed));
+                let charged = if g.clock_runs(c) {
+                    g.referee.charge_time(elapsed, ENGINE_MARGIN_MS)
+                } else {
+                    Ok(())
+                };
+                let played = charged.and_then(|_| g.referee.play(&name, answer.info, elapsed));
                 match played {
                     Ok(()) => {
                         g.draw_offer = None;
@@ -720,10 +729,12 @@ impl Session {
             Err(e) => return Err(refusal(game, g.variant, e)),
         };
         let elapsed = g.turn_start.elapsed().as_millis() as u64;
-        let played = g
-            .referee
-            .charge_time(elapsed, 0)
-            .and_then(|_| g.referee.play(&name, Default::default(), elapsed));
+        let charged = if g.clock_runs(c) {
+            g.referee.charge_time(elapsed, 0)
+        } else {
+            Ok(())
+        };
+        let played = charged.and_then(|_| g.referee.play(&name, Default::default(), elapsed));
         g.ending = match played {
             Ok(()) => g.referee.outcome(),
             Err(end) => Some(end),
@@ -1044,7 +1055,7 @@ fn state_of(g: &GameState) -> State {
             .map(|c| {
                 let ms = g.referee.clock_ms(Colour(c as u8));
                 // The colour to move has used some of it already.
-                if g.running() && c == to_move.idx() {
+                if g.clock_runs(to_move) && c == to_move.idx() {
                     ms - g.turn_start.elapsed().as_millis() as i64
                 } else {
                     ms
@@ -1100,7 +1111,7 @@ fn state_of(g: &GameState) -> State {
             .and_then(|m| last_move(g.variant, &m.name, game, g.cells)),
         danger: game.kings_in_danger().iter().map(|&c| c as u16).collect(),
         clocks,
-        clock_running: (g.timed && g.running()).then_some(to_move.0),
+        clock_running: g.clock_runs(to_move).then_some(to_move.0),
         thinking: g.thinking.is_some(),
         draw_offer: g.draw_offer.map(|c| c.0),
         result: g.ending.as_ref().map(|e| ResultView {
