@@ -411,41 +411,6 @@ async fn polyhedron_highlight_latency_on_a_phone_is_reported() {
     b.close().await;
 }
 
-/// `plies` moves of strata against itself from `variant`'s start, at a few thousand nodes a
-/// move.
-fn engine_game(variant: &str, plies: usize) -> Vec<String> {
-    use std::io::{BufRead, BufReader, Write};
-    use std::process::{Command, Stdio};
-    let mut child = Command::new(common::browser::strata_bin())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("strata starts");
-    let mut input = child.stdin.take().expect("stdin");
-    let mut output = BufReader::new(child.stdout.take().expect("stdout"));
-    writeln!(input, "setoption name UCI_Variant value {variant}").unwrap();
-    let mut moves: Vec<String> = Vec::new();
-    for _ in 0..plies {
-        writeln!(input, "position startpos moves {}", moves.join(" ")).unwrap();
-        writeln!(input, "go nodes 5000").unwrap();
-        let mut line = String::new();
-        let best = loop {
-            line.clear();
-            assert!(output.read_line(&mut line).unwrap() > 0, "strata ended");
-            if let Some(rest) = line.strip_prefix("bestmove ") {
-                break rest.split_whitespace().next().unwrap_or("").to_string();
-            }
-        };
-        if best == "(none)" || best.is_empty() {
-            break;
-        }
-        moves.push(best);
-    }
-    writeln!(input, "quit").unwrap();
-    let _ = child.wait();
-    moves
-}
-
 /// The phone screenshots of the README (`docs/screenshots/phone-*.png`): chess, Polyhedron
 /// and Future Generation after a few moves, a piece selected with its targets lit. Run on
 /// demand: `cargo test --test gui_phone -- --ignored phone_screenshots_for_the_docs`.
@@ -459,7 +424,7 @@ async fn phone_screenshots_for_the_docs() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("docs/screenshots");
     for v in Variant::ALL {
         let colours = v.info().colours;
-        let moves = engine_game(v.name(), 2 * colours);
+        let moves = common::browser::engine_game(v.name(), 2 * colours, 5_000);
         let seats = if colours == 4 {
             "seats=white,gold"
         } else {

@@ -592,3 +592,38 @@ pub fn shot_path(name: &str) -> PathBuf {
 pub fn level_of(cell: &str) -> char {
     cell.chars().next().unwrap_or('?')
 }
+
+/// `plies` moves of strata against itself from `variant`'s start, at `nodes` a move (the
+/// protocol over the built binary): positions for screenshots.
+pub fn engine_game(variant: &str, plies: usize, nodes: u64) -> Vec<String> {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(strata_bin())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("strata starts");
+    let mut input = child.stdin.take().expect("stdin");
+    let mut output = BufReader::new(child.stdout.take().expect("stdout"));
+    writeln!(input, "setoption name UCI_Variant value {variant}").unwrap();
+    let mut moves: Vec<String> = Vec::new();
+    for _ in 0..plies {
+        writeln!(input, "position startpos moves {}", moves.join(" ")).unwrap();
+        writeln!(input, "go nodes {nodes}").unwrap();
+        let mut line = String::new();
+        let best = loop {
+            line.clear();
+            assert!(output.read_line(&mut line).unwrap() > 0, "strata ended");
+            if let Some(rest) = line.strip_prefix("bestmove ") {
+                break rest.split_whitespace().next().unwrap_or("").to_string();
+            }
+        };
+        if best == "(none)" || best.is_empty() {
+            break;
+        }
+        moves.push(best);
+    }
+    writeln!(input, "quit").unwrap();
+    let _ = child.wait();
+    moves
+}
