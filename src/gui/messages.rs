@@ -263,6 +263,18 @@ pub struct Hello {
 pub struct VariantView {
     /// Protocol name.
     pub name: &'static str,
+    /// The name players know it by ("Pole Chess", a variant file's `title`).
+    pub title: String,
+    /// What is special about it, in one line.
+    pub summary: String,
+    /// The URL path of its rules page (`/rules/pole.html`), if one is built in.
+    pub rules_page: Option<String>,
+    /// Whether it was defined in a variant file (its rules dialog is then written from
+    /// `source` and its pieces).
+    pub from_file: bool,
+    /// Where a variant file says its rules come from (none for the built-in variants, whose
+    /// pages say it).
+    pub source: Option<String>,
     /// Number of colours (2, or 4 in two teams).
     pub colours: usize,
     /// The start position.
