@@ -10,6 +10,8 @@ import { Connection } from './connection.js';
 import { NewGameDialog, gameFromUrl } from './newgame.js';
 import { COLOURS, pieceSvg } from './pieces.js';
 import { Clocks, MoveListKeys, scoreFromFirstTeam, showHands, showLegend, showMoves } from './panel.js';
+import { PieceView } from './piecemoves.js';
+import { RulesDialog } from './rules.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -49,7 +51,34 @@ const board = new Board($('board'), { press, release });
 const clocks = new Clocks();
 new MoveListKeys($('moves'));
 $('typed-move-hint').textContent = TYPED_MOVE_HINT;
-const dialog = new NewGameDialog(startGame);
+const rulesDialog = new RulesDialog((kind) => showPieceMoves(kind));
+// From the new-game form, the rules of the variant chosen (not yet on the board).
+const dialog = new NewGameDialog(startGame, (v) => rulesDialog.open(v, false));
+// "How does this piece move": the view owns the board until it is closed, as the editor does.
+const pieceView = new PieceView(
+  (m) => conn.send(m),
+  (p, cell, targets, fresh) => {
+    app.shown = p;
+    boards.setPosition(p);
+    boards.setSelection(cell, targets);
+    if (fresh) board.showLevel(app.variant.cells[cell].z);
+  },
+  // Back to the position shown before: the game's, or the earlier one looked at.
+  () => (app.viewPly === null ? render() : navigate(app.viewPly)),
+);
+
+/** Opens "how it moves" for the variant's piece `kind`, of the person's colour. */
+function showPieceMoves(kind) {
+  if (!app.variant || !app.state) return;
+  if (editor.active) editor.close();
+  app.selection = null;
+  $('chooser').hidden = true;
+  const colour = Math.max(0, app.state.seats.indexOf('human'));
+  pieceView.open(app.variant, kind, colour);
+  render();
+  // A phone has the legend far below the board.
+  $('board-area').scrollIntoView({ block: 'nearest' });
+}
 const analysis = new AnalysisPanel((m) => conn.send(m), goToNode);
 const editor = new Editor(
   (m) => conn.send(m),
@@ -151,7 +180,12 @@ function onMessage(msg) {
     case 'explanation':
       showMessage(`Not allowed: ${msg.reason}.`);
       break;
+    case 'piece_targets':
+      pieceView.onTargets(msg);
+      break;
     case 'error':
+      // A piece the rules cannot show there: said in the view.
+      if (pieceView.onError(msg.message)) break;
       if (editor.active) editor.onError(msg.message);
       // The server's refusal of an unreadable move names the notation already.
       const hint = app.typed && !msg.message.includes('type a move');
@@ -211,6 +245,8 @@ function onState(s) {
   }
   const variant = app.hello.variants.find((v) => v.name === s.variant);
   const newGame = !old || old.game !== s.game;
+  // A new game takes the board back.
+  if (newGame) pieceView.close(false);
   if (newGame && old) {
     // The messages of the game before do not carry over.
     showMessage('');
@@ -236,8 +272,12 @@ function onState(s) {
     if (variant !== app.variant) {
       app.variant = variant;
       boards.setVariant(variant);
-      showLegend(variant);
+      showLegend(variant, showPieceMoves);
       $('levels-note').textContent = variant.levels_note;
+      // The variant by its full name, with its line on what is special.
+      $('variant-title').textContent = variant.title;
+      $('variant-title').title = variant.summary;
+      document.title = `${variant.title} · strata`;
     }
     app.engineLine = '';
     // A person who plays only the second team sees it from its side.
@@ -258,8 +298,8 @@ function render() {
   const s = app.state;
   const v = app.variant;
   if (!s || !v) return;
-  if (editor.active) {
-    // The editor's position stays on the board until it is closed.
+  if (editor.active || pieceView.active) {
+    // The editor's position, or the piece shown, stays on the board until it is closed.
   } else if (app.viewPly === null) {
     app.shown = s;
     boards.setPosition(s);
@@ -294,7 +334,11 @@ function render() {
   $('takeback').disabled = !persons || s.moves.length === 0;
   $('resign').disabled = !persons || !!s.result || analysing();
   $('draw').disabled = !persons || !!s.result || analysing();
-  $('status').textContent = editor.active ? 'Editing the position: the game waits until the editor is closed' : statusText(s);
+  $('status').textContent = editor.active
+    ? 'Editing the position: the game waits until the editor is closed'
+    : pieceView.active
+      ? `${pieceView.title()} · "Back to the game" returns to the game`
+      : statusText(s);
 }
 
 function statusText(s) {
@@ -353,6 +397,10 @@ function candidates() {
 }
 
 function paintSelection() {
+  if (pieceView.active) {
+    pieceView.paint();
+    return;
+  }
   const sel = app.selection;
   const targets = new Map();
   for (const [to, ms] of candidates()) targets.set(to, { shot: ms.some((m) => m.flag === 'shot') && ms.every((m) => m.flag === 'shot') });
@@ -390,6 +438,10 @@ function press(cell, since) {
   if (!app.state) return false;
   if (editor.active) {
     editor.press(cell);
+    return false;
+  }
+  if (pieceView.active) {
+    pieceView.press(cell);
     return false;
   }
   if (app.viewPly !== null) {
@@ -601,7 +653,8 @@ function showGames(games) {
   for (const g of games) {
     const tr = document.createElement('tr');
     tr.dataset.game = g.index;
-    const cells = [g.index + 1, g.variant, g.players.join(' – '), g.result, g.error ? `cannot be shown: ${g.error}` : g.termination, Math.ceil(g.plies / Math.max(1, g.players.length))];
+    const title = app.hello?.variants.find((v) => v.name === g.variant)?.title ?? g.variant;
+    const cells = [g.index + 1, title, g.players.join(' – '), g.result, g.error ? `cannot be shown: ${g.error}` : g.termination, Math.ceil(g.plies / Math.max(1, g.players.length))];
     for (const c of cells) {
       const td = document.createElement('td');
       td.textContent = String(c);
@@ -630,6 +683,7 @@ $('more').addEventListener('click', () => {
 });
 $('edit').addEventListener('click', () => {
   if (!app.state) return;
+  pieceView.close(false);
   app.selection = null;
   paintSelection();
   editor.open(app.variant, app.shown ?? app.state);
@@ -645,6 +699,7 @@ $('pgn-open').addEventListener('click', () => loadPgn($('pgn-text').value));
 // Buttons and keys.
 
 $('new-game').addEventListener('click', () => dialog.open(app.state));
+$('rules').addEventListener('click', () => app.variant && rulesDialog.open(app.variant, true));
 $('sound').checked = localStorage.getItem('strata-sound') === 'on';
 $('sound').addEventListener('change', () => localStorage.setItem('strata-sound', $('sound').checked ? 'on' : 'off'));
 $('view-toggle').addEventListener('click', () => setView(app.view === '3d' ? '2d' : '3d'));
@@ -696,9 +751,11 @@ document.addEventListener('keydown', (e) => {
     '/': () => $('typed-move-input').focus(),
     n: () => $('new-game').click(),
     t: () => $('takeback').click(),
+    r: () => $('rules').click(),
     Escape: () => {
       $('chooser').hidden = true;
-      select(null);
+      if (pieceView.active) pieceView.close();
+      else select(null);
     },
   };
   if (keys[e.key]) {

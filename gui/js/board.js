@@ -542,7 +542,8 @@ export class Board {
     this.drawThumbs();
   }
 
-  /** Marks `cell` (or nothing) as selected and `targets` (cell -> {shot}) as its targets. */
+  /** Marks `cell` (or nothing) as selected and `targets` (cell -> {shot, capture}) as its
+   * targets (`capture`: a cell the piece reaches only by capturing, in "how it moves"). */
   setSelection(cell, targets) {
     this.selected = cell;
     this.targets = targets ?? new Map();
@@ -562,6 +563,7 @@ export class Board {
         delete el.dataset.target;
       }
       el.classList.toggle('shot', !!t && t.shot);
+      el.classList.toggle('capture', !!t && !!t.capture);
     });
     // A level holding targets is outlined, with their number on its label, so that targets
     // on other levels than the piece's are seen at once.

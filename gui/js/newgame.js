@@ -89,13 +89,18 @@ export function gameFromUrl(hello) {
   return msg;
 }
 
-/** The new-game dialog. `start(msg)` receives the `new_game` message. */
+/** The new-game dialog. `start(msg)` receives the `new_game` message; `showRules(variant)`
+ * opens the rules of the variant chosen. */
 export class NewGameDialog {
-  constructor(start) {
+  constructor(start, showRules) {
     this.start = start;
     this.hello = null;
     this.dialog = $('new-game-dialog');
-    $('ng-variant').addEventListener('change', () => this.seats());
+    $('ng-variant').addEventListener('change', () => {
+      this.describe();
+      this.seats();
+    });
+    $('ng-rules').addEventListener('click', () => showRules(this.variant()));
     $('ng-cancel').addEventListener('click', () => this.dialog.close());
     $('new-game-form').addEventListener('submit', (e) => {
       e.preventDefault();
@@ -106,8 +111,15 @@ export class NewGameDialog {
 
   setHello(hello) {
     this.hello = hello;
+    // Each variant by its full name; its line on what is special is the option's title and
+    // is shown under the list for the one chosen.
     const sel = $('ng-variant');
-    sel.replaceChildren(...hello.variants.map((v) => new Option(v.name, v.name)));
+    sel.replaceChildren(...hello.variants.map((v) => {
+      const o = new Option(v.title, v.name);
+      o.title = v.summary;
+      return o;
+    }));
+    this.describe();
     const box = $('ng-strength');
     box.querySelectorAll(':not(legend)').forEach((e) => e.remove());
     const choices = strengthChoices(hello.engine);
@@ -129,9 +141,21 @@ export class NewGameDialog {
     this.seats();
   }
 
+  /** The variant chosen (its `hello` entry). */
+  variant() {
+    return this.hello.variants.find((x) => x.name === $('ng-variant').value);
+  }
+
+  /** The chosen variant's line, under the list. */
+  describe() {
+    const v = this.variant();
+    $('ng-variant-summary').textContent = v ? `${v.title}: ${v.summary}.` : '';
+    $('ng-rules').title = v ? `The rules of ${v.title}` : '';
+  }
+
   /** One row per colour: a person or the engine. */
   seats(preset) {
-    const v = this.hello.variants.find((x) => x.name === $('ng-variant').value);
+    const v = this.variant();
     const box = $('ng-seats');
     box.querySelectorAll(':not(legend)').forEach((e) => e.remove());
     for (let c = 0; c < v.colours; c++) {
@@ -151,6 +175,7 @@ export class NewGameDialog {
     if (!this.hello) return;
     if (current) $('ng-variant').value = current.variant;
     if (current) $('ng-mode').value = current.mode ?? 'play';
+    this.describe();
     this.seats(current ? current.seats : null);
     this.dialog.showModal();
   }

@@ -186,14 +186,22 @@ export function showHands(variant, hands, dropKinds, toMove, selectedKind, onPic
   });
 }
 
-/** The legend: every piece kind of the variant with its glyph and name. */
-export function showLegend(variant) {
+/** The legend: every piece kind of the variant with its glyph and name, each a button that
+ * shows how the piece moves (`onPick(kind)`). */
+export function showLegend(variant, onPick) {
   const body = $('legend-body');
   body.replaceChildren();
   variant.pieces.forEach((p, k) => {
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.className = 'legend-piece';
+    b.dataset.pieceKind = String(k);
+    b.title = `Show how the ${p.name} moves`;
     const name = document.createElement('span');
     name.textContent = `${p.letter} ${p.name}`;
-    body.append(glyph(variant, k, 0), name);
+    b.append(glyph(variant, k, 0), name);
+    b.addEventListener('click', () => onPick(k));
+    body.append(b);
   });
 }
 

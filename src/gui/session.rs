@@ -19,8 +19,8 @@ use super::describe::{self, cell_named, legal_moves, move_cells};
 use super::engine::{EngineHandle, Report, Request};
 use super::messages::{
     ClientMessage, ClockSpec, EngineLimit, EngineReport, EngineView, GameSummary, Hello, LastMove,
-    MAX_MULTIPV, Mode, MoveView, NewGame, PositionView, ResultView, Seat, ServerMessage, State,
-    VariantView,
+    MAX_MULTIPV, Mode, MoveView, NewGame, PieceTargets, PositionView, ResultView, Seat,
+    ServerMessage, State, VariantView,
 };
 use super::options::{strength_label, strength_options};
 use crate::protocol::line::escape;
@@ -233,6 +233,12 @@ impl Session {
                 fen,
                 pieces,
             } => self.compose(&variant, &fen, pieces.as_deref()),
+            ClientMessage::PieceMoves {
+                variant,
+                kind,
+                colour,
+                cell,
+            } => self.piece_moves(&variant, kind, colour, cell),
         }
     }
 
@@ -579,6 +585,35 @@ impl Session {
             to_move: game.side_to_move().0,
             fen,
         });
+        Ok(())
+    }
+
+    /// Where a piece goes from a cell of an empty board (`piece_targets`), whatever the
+    /// game: the game does not change.
+    fn piece_moves(
+        &mut self,
+        variant: &str,
+        kind: u8,
+        colour: u8,
+        cell: u16,
+    ) -> Result<(), String> {
+        let v = variant_named(variant)?;
+        bounds::piece(v, kind, colour, cell)?;
+        let m = super::piece_moves::piece_moves(v, kind, Colour(colour), cell as usize)?;
+        self.outbox
+            .push(ServerMessage::PieceTargets(Box::new(PieceTargets {
+                variant: v.name().to_string(),
+                kind,
+                colour,
+                cell,
+                fen: m.fen,
+                pieces: m.pieces,
+                moves: m.moves,
+                captures: m.captures,
+                shots: m.shots,
+                kings: m.kings,
+                note: m.note,
+            })));
         Ok(())
     }
 
