@@ -236,10 +236,21 @@ async fn every_message_type() {
     assert_eq!(moves(&s), ["e2e4", "e7e5", "g1f3"]);
     let examples = s["move_examples"].as_str().unwrap().to_string();
     assert!(examples.contains(", or "), "{examples}");
+    // Why the pieces the text is about cannot make it: one, a few, or none that fits.
+    let e = refused(&mut ws, json!({"type": "move", "move": "Ke3"})).await;
+    assert_eq!(e, "illegal move Ke3: the king on e8 does not move to e3");
     let e = refused(&mut ws, json!({"type": "move", "move": "Re1"})).await;
     assert_eq!(
         e,
-        format!("illegal move Re1: no legal move here is written so: type a move as {examples}")
+        "illegal move Re1: the rook on a8 does not move to e1; the rook on h8 does not move to e1"
+    );
+    let e = refused(&mut ws, json!({"type": "move", "move": "Rbe1"})).await;
+    assert_eq!(
+        e,
+        format!(
+            "illegal move Rbe1: Black has no piece that fits 'Rbe1' and could move to e1: \
+             type a move as {examples}"
+        )
     );
     let e = refused(&mut ws, json!({"type": "move", "move": "Kd9"})).await;
     assert!(

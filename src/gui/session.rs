@@ -985,13 +985,34 @@ fn refusal(game: &AnyGame, v: Variant, e: MoveError) -> String {
     };
     match e {
         MoveError::Malformed(s) => format!("unparsable move '{s}'{}", how()),
-        MoveError::Illegal(s) => match move_cells(v, &s) {
-            Some((f, t)) => format!("illegal move {s}: {}", game.explain_illegal(f, t)),
-            None => format!(
-                "illegal move {s}: no legal move here is written so{}",
-                how()
-            ),
-        },
+        MoveError::Illegal(s) => {
+            let meant = move_cells(v, &s)
+                .map(|(f, t)| (vec![f], t))
+                .or_else(|| notation::meant(game, &s));
+            match meant {
+                // One piece it can be: why that piece cannot go there.
+                Some((from, t)) if from.len() == 1 => {
+                    format!("illegal move {s}: {}", game.explain_illegal(from[0], t))
+                }
+                // A few: why each cannot.
+                Some((from, t)) if (2..=3).contains(&from.len()) => {
+                    let why: Vec<String> =
+                        from.iter().map(|&f| game.explain_illegal(f, t)).collect();
+                    format!("illegal move {s}: {}", why.join("; "))
+                }
+                Some((from, t)) if from.is_empty() => format!(
+                    "illegal move {s}: {} has no piece that fits '{}' and could move to {}{}",
+                    game.side_to_move().name(),
+                    s.trim(),
+                    game.cell_name(t),
+                    how()
+                ),
+                _ => format!(
+                    "illegal move {s}: no legal move here is written so{}",
+                    how()
+                ),
+            }
+        }
         e @ MoveError::Ambiguous(..) => e.to_string(),
     }
 }
