@@ -132,6 +132,10 @@ async function setView(which) {
   $('levels-note').hidden = which === '3d';
   $('view-toggle').textContent = which === '3d' ? '2D view' : '3D view';
   $('view-toggle').setAttribute('aria-pressed', String(which === '3d'));
+  // The 2D board is laid out again now that it is shown: while hidden (display: none) its
+  // level panels measure 0 px, and a layout made then (a new game or a resize while the 3D
+  // view was shown) would stack Podionic's levels on one another.
+  if (which === '2d' && app.variant) board.build();
   if (view3d && which === '3d') {
     view3d.resize();
     if (app.shown) view3d.setPosition(app.shown);
