@@ -299,3 +299,70 @@ async fn tab_reaches_the_move_list_and_arrows_walk_it() {
     assert_eq!(cursor().await, json!("2"));
     b.close().await;
 }
+
+/// A clock as shown (`m:ss`, or `0:0s.t` under ten seconds), in seconds.
+fn clock_seconds(text: &str) -> f64 {
+    let (m, s) = text
+        .split_once(':')
+        .unwrap_or_else(|| panic!("a clock: '{text}'"));
+    m.parse::<f64>().unwrap() * 60.0 + s.parse::<f64>().unwrap()
+}
+
+/// White's clock as shown now, in seconds.
+async fn whites_clock(b: &Browser) -> f64 {
+    clock_seconds(&b.text(".clock-time[data-colour=\"0\"]").await)
+}
+
+/// Issue 71 (the tryout): a running clock jumped back up when the page was drawn again from
+/// the last state (opening a piece's "how it moves": 2:24 became 2:32) and when the game
+/// ended between moves (on Resign, 0:43 became 0:57). Shown, it only goes down: through
+/// "how it moves" opened and closed, and a resignation.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_shown_clock_never_goes_up() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let Some(b) = browser().await else { return };
+    b.open(&format!("variant=chess&side=white&{NODES}&clock=60+0"))
+        .await;
+    my_turn(&b).await;
+    b.click_cell("e2").await;
+    b.click_cell("e4").await;
+    b.wait_moves(2).await;
+    my_turn(&b).await;
+    b.wait(".clock-time.running[data-colour=\"0\"]").await;
+    // White thinks; its clock counts down from the last state's figure.
+    tokio::time::sleep(Duration::from_millis(2600)).await;
+    let before = whites_clock(&b).await;
+    assert!(before <= 58.0, "White's clock after 2.6 s: {before}");
+    b.run("document.getElementById('legend').open = true;")
+        .await;
+    b.click("#legend-body [data-piece-kind=\"1\"]").await;
+    b.wait("#piece-view:not([hidden])").await;
+    let viewing = whites_clock(&b).await;
+    assert!(
+        viewing <= before,
+        "White's clock {before} s, then {viewing} s with a piece's moves shown"
+    );
+    tokio::time::sleep(Duration::from_millis(1100)).await;
+    let later = whites_clock(&b).await;
+    assert!(
+        later < before,
+        "the clock runs on: {before} s, then {later} s"
+    );
+    b.click("#pv-close").await;
+    b.wait("#piece-view[hidden]").await;
+    let back = whites_clock(&b).await;
+    assert!(back <= later, "{later} s, then {back} s back at the game");
+    // Resigned: the clock stops where it ran.
+    tokio::time::sleep(Duration::from_millis(1100)).await;
+    let at_resign = whites_clock(&b).await;
+    b.click("#resign").await;
+    b.client.accept_alert().await.expect("the confirmation");
+    b.wait("#result[data-result]").await;
+    let resigned = whites_clock(&b).await;
+    assert!(
+        resigned <= at_resign,
+        "{at_resign} s when resigning, then {resigned} s"
+    );
+    assert!(b.all(".clock-time.running").await.is_empty());
+    b.close().await;
+}
