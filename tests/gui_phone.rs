@@ -280,8 +280,51 @@ async fn a_swipe_over_the_board_scrolls_and_plays_nothing() {
     b.close().await;
 }
 
-/// The dialogs fit a 360 px screen: the new-game form (its Start button), the export and the
-/// games dialogs; the page does not scroll sideways behind them.
+/// Where the element `css` lies on the screen (`[top, bottom, innerHeight]`), and whether a
+/// tap at its centre reaches it (nothing lies over it).
+async fn on_screen(b: &Browser, css: &str) -> (f64, f64, f64, bool) {
+    let v = b
+        .run(&format!(
+            "const e = document.querySelector('{css}'); const r = e.getBoundingClientRect();
+             const hit = document.elementFromPoint((r.left + r.right) / 2, (r.top + r.bottom) / 2);
+             return [r.top, r.bottom, innerHeight, !!hit && e.contains(hit)];"
+        ))
+        .await;
+    (
+        v[0].as_f64().unwrap(),
+        v[1].as_f64().unwrap(),
+        v[2].as_f64().unwrap(),
+        v[3].as_bool().unwrap(),
+    )
+}
+
+/// The options of the new-game form's lists whose words do not fit their list's box (as
+/// `select: option`): measured in the list's own font, beside its arrow.
+async fn options_cut_off(b: &Browser) -> Vec<String> {
+    serde_json::from_value(
+        b.run(
+            "const g = document.createElement('canvas').getContext('2d');
+             const out = [];
+             for (const s of document.querySelectorAll('#new-game-dialog select')) {
+               const cs = getComputedStyle(s);
+               g.font = `${cs.fontSize} ${cs.fontFamily}`;
+               // The room for the words: the box less its padding and the arrow's 20 px.
+               const room = s.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - 20;
+               for (const o of s.options) {
+                 if (g.measureText(o.text).width > room) out.push(`${s.id || s.name}: ${o.text}`);
+               }
+             }
+             return out;",
+        )
+        .await,
+    )
+    .expect("a list")
+}
+
+/// The dialogs fit a 360 x 740 screen: the new-game form of every variant (four players'
+/// rows in the Future Generation) scrolls within itself with its Start button always in
+/// view, and tapped; the words of its lists fit them; the export and the games dialogs fit
+/// the width; the page does not scroll sideways behind them.
 #[tokio::test(flavor = "multi_thread")]
 async fn the_dialogs_fit_a_360_px_screen() {
     let _one = ONE_AT_A_TIME.lock().await;
@@ -290,11 +333,57 @@ async fn the_dialogs_fit_a_360_px_screen() {
     };
     b.open("").await;
     b.wait("#new-game-dialog[open]").await;
-    for css in ["#new-game-dialog", "#ng-start", "#ng-mode", "#ng-clock"] {
-        let (left, right, inner) = within_width(&b, css).await;
-        assert!(left >= 0.0 && right <= inner, "{css} at {left}..{right}");
+    b.wait("#ng-variant option").await;
+    let variants: Vec<String> = b.attrs("#ng-variant option", "value").await;
+    assert!(variants.len() >= Variant::ALL.len(), "{variants:?}");
+    for (i, name) in variants.iter().enumerate() {
+        if i > 0 {
+            b.tap("#new-game").await;
+            b.wait("#new-game-dialog[open]").await;
+        }
+        b.wait("#ng-variant")
+            .await
+            .select_by_value(name)
+            .await
+            .expect("choose the variant");
+        for css in ["#new-game-dialog", "#ng-start", "#ng-mode", "#ng-clock"] {
+            let (left, right, inner) = within_width(&b, css).await;
+            assert!(
+                left >= 0.0 && right <= inner,
+                "{name}: {css} at {left}..{right}"
+            );
+        }
+        // Start in view at once (no scrolling), and nothing over it.
+        let (top, bottom, height, reached) = on_screen(&b, "#ng-start").await;
+        assert!(
+            top >= 0.0 && bottom <= height && reached,
+            "{name}: Start at {top}..{bottom} on a screen {height} px high (reached: {reached})"
+        );
+        let cut = options_cut_off(&b).await;
+        assert!(cut.is_empty(), "{name}: words cut off: {cut:?}");
+        b.screenshot(&shot_path(&format!("phone-360-new-game-{name}")))
+            .await;
+        b.tap("#ng-start").await;
+        b.wait("#new-game-dialog:not([open])").await;
+        let title = b
+            .run("return document.querySelector('#ng-variant').selectedOptions[0].text;")
+            .await;
+        let title = title.as_str().unwrap_or_default().to_string();
+        let until = Instant::now() + PATIENCE;
+        while b.text("#variant-title").await != title {
+            assert!(Instant::now() < until, "{name}: the game never starts");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        my_turn(&b).await;
     }
-    b.screenshot(&shot_path("phone-360-new-game")).await;
+    // Back to chess for the other dialogs.
+    b.tap("#new-game").await;
+    b.wait("#new-game-dialog[open]").await;
+    b.wait("#ng-variant")
+        .await
+        .select_by_value("chess")
+        .await
+        .expect("chess");
     b.tap("#ng-start").await;
     my_turn(&b).await;
     check_fits(&b, "chess at 360 px").await;
