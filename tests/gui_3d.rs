@@ -400,8 +400,8 @@ fn same_camera(a: &Value, b: &Value) -> bool {
 async fn click_reaches(b: &Browser, name: &str) {
     b.run("document.getElementById('view3d').dataset.pressedCell = '';")
         .await;
-    // The message line (a refusal of an earlier click) shifts the page when it appears or
-    // goes: gone before the cell's point is taken, the canvas stays put until the click.
+    // The message line (a refusal of an earlier click) lies over the page and lets clicks
+    // through; hidden all the same, with the page settled, before the cell's point is taken.
     clear_message(b).await;
     click_3d(b, name).await;
     let until = Instant::now() + Duration::from_secs(5);

@@ -366,3 +366,65 @@ async fn a_shown_clock_never_goes_up() {
     assert!(b.all(".clock-time.running").await.is_empty());
     b.close().await;
 }
+
+/// The top of the board on the screen.
+async fn board_top(b: &Browser) -> f64 {
+    b.run("return document.getElementById('board').getBoundingClientRect().top;")
+        .await
+        .as_f64()
+        .unwrap()
+}
+
+/// Whether the message line is shown.
+async fn message_shown(b: &Browser) -> bool {
+    b.run("return !document.getElementById('message').hidden;")
+        .await
+        == Value::Bool(true)
+}
+
+/// Issue 71 (the tryout): a refusal ("illegal move Qxh2 …") stayed on screen after the game
+/// had ended by a resignation, and a message pushed the board down when it appeared. A
+/// message now lies over the page (the board stays where it is), and goes when the game
+/// moves on: a move, the game's end.
+#[tokio::test(flavor = "multi_thread")]
+async fn messages_move_nothing_and_go_when_the_game_moves_on() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let Some(b) = browser().await else { return };
+    b.open(&format!("variant=chess&side=white&{NODES}")).await;
+    my_turn(&b).await;
+    let top = board_top(&b).await;
+    // A typed move the rules refuse: its message, the board where it was.
+    b.type_into("#typed-move-input", "Qxh2").await;
+    let until = Instant::now() + PATIENCE;
+    while !b.text("#message").await.contains("Qxh2") {
+        assert!(Instant::now() < until, "no message");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(message_shown(&b).await);
+    assert_eq!(board_top(&b).await, top, "the message moved the board");
+    b.screenshot(&shot_path("message-over-the-page")).await;
+    // A move played: the refusal goes.
+    b.click_cell("e2").await;
+    b.click_cell("e4").await;
+    b.wait_moves(2).await;
+    my_turn(&b).await;
+    assert!(!message_shown(&b).await, "the refusal stays after a move");
+    assert_eq!(board_top(&b).await, top);
+    // Refused again, then resigned: the refusal goes with the game's end.
+    b.type_into("#typed-move-input", "Qxh2").await;
+    let until = Instant::now() + PATIENCE;
+    while !message_shown(&b).await {
+        assert!(Instant::now() < until, "no message");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    b.click("#resign").await;
+    b.client.accept_alert().await.expect("the confirmation");
+    b.wait("#result[data-result]").await;
+    assert!(
+        !message_shown(&b).await,
+        "the refusal stays after the resignation: {}",
+        b.text("#message").await
+    );
+    assert_eq!(board_top(&b).await, top);
+    b.close().await;
+}
