@@ -207,6 +207,14 @@ async fn every_variant_on_a_phone_by_taps() {
         my_turn(&b).await;
         // No clock runs before the first move.
         assert!(b.all(".clock-time.running").await.is_empty());
+        // The engine's seats say its level, whole (Black's; Silver's too in the Future
+        // Generation).
+        let engines = if matches!(v, Variant::FutureGeneration) {
+            2
+        } else {
+            1
+        };
+        check_levels_read(&b, name, engines).await;
         let smallest = check_fits(&b, name).await;
         let tabs = level_tabs(&b).await;
         b.screenshot(&shot_path(&format!("phone-{name}"))).await;
@@ -278,6 +286,42 @@ async fn a_swipe_over_the_board_scrolls_and_plays_nothing() {
     b.tap_cell("e4").await;
     assert_eq!(b.wait_moves(2).await[0], "e2e4");
     b.close().await;
+}
+
+/// The engine's levels as the clocks' names show them (`(Elo 1200)`), each with whether it
+/// is read whole: not cut off, within the screen, clear of its clock's time beside it.
+async fn seat_levels(b: &Browser) -> Vec<(String, bool)> {
+    serde_json::from_value(
+        b.run(
+            "return [...document.querySelectorAll('.clock-name')].flatMap((n) => {
+               const lv = n.querySelector('.clock-level');
+               if (!lv) return [];
+               const r = lv.getBoundingClientRect();
+               const t = n.nextElementSibling.getBoundingClientRect();
+               const whole = lv.scrollWidth <= lv.clientWidth + 0.5 && r.left >= 0 &&
+                 r.right <= innerWidth && r.width > 0 && r.right <= t.left + 0.5;
+               return [[lv.textContent, whole]];
+             });",
+        )
+        .await,
+    )
+    .expect("a list")
+}
+
+/// Checks that every engine seat shows its level whole: `(Elo N)`.
+async fn check_levels_read(b: &Browser, what: &str, engines: usize) {
+    let levels = seat_levels(b).await;
+    assert_eq!(
+        levels.len(),
+        engines,
+        "{what}: the levels shown: {levels:?}"
+    );
+    for (text, whole) in &levels {
+        assert!(
+            text.starts_with("(Elo ") && *whole,
+            "{what}: the level '{text}' is not read whole"
+        );
+    }
 }
 
 /// Where the element `css` lies on the screen (`[top, bottom, innerHeight]`), and whether a
@@ -375,6 +419,9 @@ async fn the_dialogs_fit_a_360_px_screen() {
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
         my_turn(&b).await;
+        let engines = if name == "future-generation" { 2 } else { 1 };
+        check_levels_read(&b, name, engines).await;
+        b.screenshot(&shot_path(&format!("phone-360-{name}"))).await;
     }
     // Back to chess for the other dialogs.
     b.tap("#new-game").await;

@@ -24,6 +24,12 @@ export function glyph(variant, kind, colour) {
   return span;
 }
 
+/** A player's name and the engine's level it ends with (`(Elo 1200)`, `(level 5)`), or ''. */
+export function splitLevel(name) {
+  const m = /^(.*\S)\s+(\((?:Elo|level) [^()]*\))$/.exec(name);
+  return m ? [m[1], m[2]] : [name, ''];
+}
+
 /**
  * The clocks: one row per colour. Only a running clock ticks (locally, between messages),
  * and only when its shown value changes: no timer runs while no clock does.
@@ -73,13 +79,26 @@ export class Clocks {
       const name = document.createElement('div');
       name.className = 'clock-name';
       name.append(glyph(variant, variant.pieces.findIndex((p) => p.name === 'King'), c));
-      // The colour's name (a phone shows only its King) and the player's.
+      // The colour's name (a phone shows only its King) and the player's, the engine's
+      // level apart ("strata 0.1.0", "(Elo 1200)"): it wraps as a whole, and on a phone
+      // stands on a line of its own, so the level is read whatever the width.
       const label = document.createElement('span');
       label.className = 'clock-label';
       const colour = document.createElement('span');
       colour.className = 'clock-colour';
       colour.textContent = `${COLOURS[c].name} · `;
-      label.append(colour, state.names[c] ?? '');
+      const [player, level] = splitLevel(state.names[c] ?? '');
+      const who = document.createElement('span');
+      who.className = 'clock-player';
+      who.textContent = player;
+      label.append(colour, who);
+      if (level) {
+        const lv = document.createElement('span');
+        lv.className = 'clock-level';
+        lv.textContent = level;
+        label.append(' ', lv);
+      }
+      label.title = state.names[c] ?? '';
       name.append(label);
       const time = document.createElement('div');
       time.className = 'clock-time';
