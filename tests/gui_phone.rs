@@ -423,6 +423,47 @@ async fn the_dialogs_fit_a_360_px_screen() {
         check_levels_read(&b, name, engines).await;
         b.screenshot(&shot_path(&format!("phone-360-{name}"))).await;
     }
+    // A screen lower still (520 px): the Future Generation's form scrolls within its dialog,
+    // Start staying in view at its foot, before and after a scroll.
+    b.cdp(
+        "Emulation.setDeviceMetricsOverride",
+        serde_json::json!({"width": 360, "height": 520, "deviceScaleFactor": 2, "mobile": true}),
+    )
+    .await;
+    b.tap("#new-game").await;
+    b.wait("#new-game-dialog[open]").await;
+    b.wait("#ng-variant")
+        .await
+        .select_by_value("future-generation")
+        .await
+        .expect("choose the variant");
+    let scrolls = b
+        .run("const d = document.getElementById('new-game-dialog'); return d.scrollHeight > d.clientHeight;")
+        .await;
+    assert_eq!(
+        scrolls,
+        serde_json::Value::Bool(true),
+        "the form fits 520 px"
+    );
+    for scroll in [0, 150, 10000] {
+        b.run(&format!(
+            "document.getElementById('new-game-dialog').scrollTop = {scroll};"
+        ))
+        .await;
+        let (top, bottom, height, reached) = on_screen(&b, "#ng-start").await;
+        assert!(
+            top >= 0.0 && bottom <= height && reached,
+            "scrolled {scroll}: Start at {top}..{bottom} on a screen {height} px high (reached: {reached})"
+        );
+    }
+    b.screenshot(&shot_path("phone-360x520-new-game-scrolled"))
+        .await;
+    b.tap("#ng-cancel").await;
+    b.cdp(
+        "Emulation.clearDeviceMetricsOverride",
+        serde_json::json!({}),
+    )
+    .await;
     // Back to chess for the other dialogs.
     b.tap("#new-game").await;
     b.wait("#new-game-dialog[open]").await;
