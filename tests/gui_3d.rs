@@ -11,6 +11,10 @@
 //! top), no error on the page, the level-spacing slider spreading the
 //! levels, every cell of every level reachable by a click with the levels spread, the camera
 //! kept above the board and within reach, and "Reset view" bringing back the default view.
+//!
+//! And the tryout's blocker (issue 71): a Podionic game started while the 3D view is shown,
+//! then the 2D board, its levels apart as a fresh layout places them; no level spacing for
+//! chess.
 
 mod common;
 

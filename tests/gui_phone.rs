@@ -5,8 +5,9 @@
 //! game (a clock, the engine at a named level) with a tap on Start; no clock runs before the
 //! first move; the board fits the width with cells of at least 28 px and the page does not
 //! scroll sideways; a move played by taps (on the level switcher too, where the board shows
-//! one level at a time); the engine answers within a few seconds. The dialogs fit a 360 px
-//! screen. Screenshots go to `target/gui-screenshots/phone-*.png`; those of the README to
+//! one level at a time); the engine answers within a few seconds; the engine's seat shows
+//! its level whole. The dialogs fit a 360 px screen, the new-game form of every variant
+//! with its Start button in view. Screenshots go to `target/gui-screenshots/phone-*.png`; those of the README to
 //! `docs/screenshots/` (`--ignored phone_screenshots_for_the_docs`).
 
 mod common;

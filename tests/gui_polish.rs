@@ -3,7 +3,8 @@
 //! protocol); a running clock ticks once a second; the status names the colour whose King
 //! is in danger; the move list's scores are from White's side; a new game clears the
 //! messages; no clock runs before the first move; 1 min + 0 s is offered; the move list is
-//! reached with Tab and walked with the arrow keys.
+//! reached with Tab and walked with the arrow keys; a shown clock never goes back up; a
+//! message moves nothing and goes when the game moves on.
 
 mod common;
 
