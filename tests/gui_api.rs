@@ -982,6 +982,58 @@ async fn no_clock_runs_before_a_colours_first_move() {
     }
 }
 
+/// Issue 71 (the tryout): a game that ends between moves, by a resignation or a draw agreed,
+/// charges the colour to move the time its turn has taken: the clock stops where it was
+/// running, and does not go back up to where the turn began (0:43 became 0:57 on Resign,
+/// 4:58 became 5:00 on a draw).
+#[tokio::test(flavor = "multi_thread")]
+async fn a_game_ended_between_moves_charges_the_running_clock() {
+    let server = Server::start(&[]);
+    let mut ws = connect(&server).await;
+    next_of(&mut ws, "hello").await;
+    let clock = json!({"base_ms": 60000, "inc_ms": 0});
+    let seats = json!(["human", "human"]);
+    // White's clock runs after e2e4 e7e5; White thinks 1.2 s and resigns.
+    let s = new_game(
+        &mut ws,
+        json!({"variant": "chess", "seats": seats, "clock": clock, "moves": ["e2e4", "e7e5"]}),
+    )
+    .await;
+    assert_eq!(s["clock_running"], 0, "{s}");
+    assert_eq!(s["clocks"][0], 60000, "{s}");
+    tokio::time::sleep(Duration::from_millis(1200)).await;
+    send(&mut ws, json!({"type": "resign"})).await;
+    let s = state_where(&mut ws, |s| !s["result"].is_null()).await;
+    assert_eq!(s["result"]["result"], "0-1", "{s}");
+    assert!(s["clock_running"].is_null(), "{s}");
+    let white = s["clocks"][0].as_i64().unwrap();
+    assert!(
+        (50000..=58800).contains(&white),
+        "White's clock after 1.2 s of its turn and a resignation: {white} ms"
+    );
+    assert_eq!(s["clocks"][1], 60000, "Black's clock did not run: {s}");
+    // A draw offered by White during its turn and accepted 1.2 s later by Black.
+    let s = new_game(
+        &mut ws,
+        json!({"variant": "chess", "seats": seats, "clock": clock, "moves": ["e2e4", "e7e5"]}),
+    )
+    .await;
+    assert_eq!(s["clock_running"], 0, "{s}");
+    send(&mut ws, json!({"type": "draw_offer"})).await;
+    let s = state_where(&mut ws, |s| !s["draw_offer"].is_null()).await;
+    let offered = s["clocks"][0].as_i64().unwrap();
+    tokio::time::sleep(Duration::from_millis(1200)).await;
+    send(&mut ws, json!({"type": "draw_answer", "accept": true})).await;
+    let s = state_where(&mut ws, |s| !s["result"].is_null()).await;
+    assert_eq!(s["result"]["result"], "1/2-1/2", "{s}");
+    let white = s["clocks"][0].as_i64().unwrap();
+    assert!(
+        white <= offered - 1200 && white >= 50000,
+        "White's clock: {offered} ms at the offer, {white} ms when the draw was agreed 1.2 s later"
+    );
+    assert_eq!(s["clocks"][1], 60000, "{s}");
+}
+
 /// Issue 70, finding 10: `base_ms` of 2^63 became a negative clock that lost on time at
 /// once. Every clock and engine limit of `new_game` is bounded, and refused beyond.
 #[tokio::test(flavor = "multi_thread")]

@@ -80,7 +80,9 @@ async fn until_true(b: &Browser, what: &str, script: &str) {
     }
 }
 
-/// Opens a game of `variant` from the URL, White a person, and waits for its board.
+/// Opens a game of `variant` from the URL, White a person, and waits for its board and the
+/// person's turn (the status line settled: on a phone a longer status, "waiting for the
+/// engine to get ready…", wraps and moves the header's buttons under a tap).
 async fn game(b: &Browser, variant: &str) {
     b.open(&format!("variant={variant}&side=white&{NODES}"))
         .await;
@@ -91,6 +93,7 @@ async fn game(b: &Browser, variant: &str) {
             "return document.querySelectorAll('[data-cell]').length > 0 && \
              document.getElementById('variant-title').textContent !== '' && \
              !!document.querySelector('#legend-body [data-piece-kind]') && \
+             document.getElementById('status').textContent.includes('(you)') && \
              document.title.includes({:?});",
             NAMES.iter().find(|n| n.0 == variant).unwrap().1
         ),

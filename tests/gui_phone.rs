@@ -5,8 +5,9 @@
 //! game (a clock, the engine at a named level) with a tap on Start; no clock runs before the
 //! first move; the board fits the width with cells of at least 28 px and the page does not
 //! scroll sideways; a move played by taps (on the level switcher too, where the board shows
-//! one level at a time); the engine answers within a few seconds. The dialogs fit a 360 px
-//! screen. Screenshots go to `target/gui-screenshots/phone-*.png`; those of the README to
+//! one level at a time); the engine answers within a few seconds; the engine's seat shows
+//! its level whole. The dialogs fit a 360 px screen, the new-game form of every variant
+//! with its Start button in view. Screenshots go to `target/gui-screenshots/phone-*.png`; those of the README to
 //! `docs/screenshots/` (`--ignored phone_screenshots_for_the_docs`).
 
 mod common;
@@ -207,6 +208,14 @@ async fn every_variant_on_a_phone_by_taps() {
         my_turn(&b).await;
         // No clock runs before the first move.
         assert!(b.all(".clock-time.running").await.is_empty());
+        // The engine's seats say its level, whole (Black's; Silver's too in the Future
+        // Generation).
+        let engines = if matches!(v, Variant::FutureGeneration) {
+            2
+        } else {
+            1
+        };
+        check_levels_read(&b, name, engines).await;
         let smallest = check_fits(&b, name).await;
         let tabs = level_tabs(&b).await;
         b.screenshot(&shot_path(&format!("phone-{name}"))).await;
@@ -280,8 +289,87 @@ async fn a_swipe_over_the_board_scrolls_and_plays_nothing() {
     b.close().await;
 }
 
-/// The dialogs fit a 360 px screen: the new-game form (its Start button), the export and the
-/// games dialogs; the page does not scroll sideways behind them.
+/// The engine's levels as the clocks' names show them (`(Elo 1200)`), each with whether it
+/// is read whole: not cut off, within the screen, clear of its clock's time beside it.
+async fn seat_levels(b: &Browser) -> Vec<(String, bool)> {
+    serde_json::from_value(
+        b.run(
+            "return [...document.querySelectorAll('.clock-name')].flatMap((n) => {
+               const lv = n.querySelector('.clock-level');
+               if (!lv) return [];
+               const r = lv.getBoundingClientRect();
+               const t = n.nextElementSibling.getBoundingClientRect();
+               const whole = lv.scrollWidth <= lv.clientWidth + 0.5 && r.left >= 0 &&
+                 r.right <= innerWidth && r.width > 0 && r.right <= t.left + 0.5;
+               return [[lv.textContent, whole]];
+             });",
+        )
+        .await,
+    )
+    .expect("a list")
+}
+
+/// Checks that every engine seat shows its level whole: `(Elo N)`.
+async fn check_levels_read(b: &Browser, what: &str, engines: usize) {
+    let levels = seat_levels(b).await;
+    assert_eq!(
+        levels.len(),
+        engines,
+        "{what}: the levels shown: {levels:?}"
+    );
+    for (text, whole) in &levels {
+        assert!(
+            text.starts_with("(Elo ") && *whole,
+            "{what}: the level '{text}' is not read whole"
+        );
+    }
+}
+
+/// Where the element `css` lies on the screen (`[top, bottom, innerHeight]`), and whether a
+/// tap at its centre reaches it (nothing lies over it).
+async fn on_screen(b: &Browser, css: &str) -> (f64, f64, f64, bool) {
+    let v = b
+        .run(&format!(
+            "const e = document.querySelector('{css}'); const r = e.getBoundingClientRect();
+             const hit = document.elementFromPoint((r.left + r.right) / 2, (r.top + r.bottom) / 2);
+             return [r.top, r.bottom, innerHeight, !!hit && e.contains(hit)];"
+        ))
+        .await;
+    (
+        v[0].as_f64().unwrap(),
+        v[1].as_f64().unwrap(),
+        v[2].as_f64().unwrap(),
+        v[3].as_bool().unwrap(),
+    )
+}
+
+/// The options of the new-game form's lists whose words do not fit their list's box (as
+/// `select: option`): measured in the list's own font, beside its arrow.
+async fn options_cut_off(b: &Browser) -> Vec<String> {
+    serde_json::from_value(
+        b.run(
+            "const g = document.createElement('canvas').getContext('2d');
+             const out = [];
+             for (const s of document.querySelectorAll('#new-game-dialog select')) {
+               const cs = getComputedStyle(s);
+               g.font = `${cs.fontSize} ${cs.fontFamily}`;
+               // The room for the words: the box less its padding and the arrow's 20 px.
+               const room = s.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - 20;
+               for (const o of s.options) {
+                 if (g.measureText(o.text).width > room) out.push(`${s.id || s.name}: ${o.text}`);
+               }
+             }
+             return out;",
+        )
+        .await,
+    )
+    .expect("a list")
+}
+
+/// The dialogs fit a 360 x 740 screen: the new-game form of every variant (four players'
+/// rows in the Future Generation) scrolls within itself with its Start button always in
+/// view, and tapped; the words of its lists fit them; the export and the games dialogs fit
+/// the width; the page does not scroll sideways behind them.
 #[tokio::test(flavor = "multi_thread")]
 async fn the_dialogs_fit_a_360_px_screen() {
     let _one = ONE_AT_A_TIME.lock().await;
@@ -290,11 +378,101 @@ async fn the_dialogs_fit_a_360_px_screen() {
     };
     b.open("").await;
     b.wait("#new-game-dialog[open]").await;
-    for css in ["#new-game-dialog", "#ng-start", "#ng-mode", "#ng-clock"] {
-        let (left, right, inner) = within_width(&b, css).await;
-        assert!(left >= 0.0 && right <= inner, "{css} at {left}..{right}");
+    b.wait("#ng-variant option").await;
+    let variants: Vec<String> = b.attrs("#ng-variant option", "value").await;
+    assert!(variants.len() >= Variant::ALL.len(), "{variants:?}");
+    for (i, name) in variants.iter().enumerate() {
+        if i > 0 {
+            b.tap("#new-game").await;
+            b.wait("#new-game-dialog[open]").await;
+        }
+        b.wait("#ng-variant")
+            .await
+            .select_by_value(name)
+            .await
+            .expect("choose the variant");
+        for css in ["#new-game-dialog", "#ng-start", "#ng-mode", "#ng-clock"] {
+            let (left, right, inner) = within_width(&b, css).await;
+            assert!(
+                left >= 0.0 && right <= inner,
+                "{name}: {css} at {left}..{right}"
+            );
+        }
+        // Start in view at once (no scrolling), and nothing over it.
+        let (top, bottom, height, reached) = on_screen(&b, "#ng-start").await;
+        assert!(
+            top >= 0.0 && bottom <= height && reached,
+            "{name}: Start at {top}..{bottom} on a screen {height} px high (reached: {reached})"
+        );
+        let cut = options_cut_off(&b).await;
+        assert!(cut.is_empty(), "{name}: words cut off: {cut:?}");
+        b.screenshot(&shot_path(&format!("phone-360-new-game-{name}")))
+            .await;
+        b.tap("#ng-start").await;
+        b.wait("#new-game-dialog:not([open])").await;
+        let title = b
+            .run("return document.querySelector('#ng-variant').selectedOptions[0].text;")
+            .await;
+        let title = title.as_str().unwrap_or_default().to_string();
+        let until = Instant::now() + PATIENCE;
+        while b.text("#variant-title").await != title {
+            assert!(Instant::now() < until, "{name}: the game never starts");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        my_turn(&b).await;
+        let engines = if name == "future-generation" { 2 } else { 1 };
+        check_levels_read(&b, name, engines).await;
+        b.screenshot(&shot_path(&format!("phone-360-{name}"))).await;
     }
-    b.screenshot(&shot_path("phone-360-new-game")).await;
+    // A screen lower still (520 px): the Future Generation's form scrolls within its dialog,
+    // Start staying in view at its foot, before and after a scroll.
+    b.cdp(
+        "Emulation.setDeviceMetricsOverride",
+        serde_json::json!({"width": 360, "height": 520, "deviceScaleFactor": 2, "mobile": true}),
+    )
+    .await;
+    b.tap("#new-game").await;
+    b.wait("#new-game-dialog[open]").await;
+    b.wait("#ng-variant")
+        .await
+        .select_by_value("future-generation")
+        .await
+        .expect("choose the variant");
+    let scrolls = b
+        .run("const d = document.getElementById('new-game-dialog'); return d.scrollHeight > d.clientHeight;")
+        .await;
+    assert_eq!(
+        scrolls,
+        serde_json::Value::Bool(true),
+        "the form fits 520 px"
+    );
+    for scroll in [0, 150, 10000] {
+        b.run(&format!(
+            "document.getElementById('new-game-dialog').scrollTop = {scroll};"
+        ))
+        .await;
+        let (top, bottom, height, reached) = on_screen(&b, "#ng-start").await;
+        assert!(
+            top >= 0.0 && bottom <= height && reached,
+            "scrolled {scroll}: Start at {top}..{bottom} on a screen {height} px high (reached: {reached})"
+        );
+    }
+    b.screenshot(&shot_path("phone-360x520-new-game-scrolled"))
+        .await;
+    b.tap("#ng-cancel").await;
+    b.cdp(
+        "Emulation.clearDeviceMetricsOverride",
+        serde_json::json!({}),
+    )
+    .await;
+    // Back to chess for the other dialogs.
+    b.tap("#new-game").await;
+    b.wait("#new-game-dialog[open]").await;
+    b.wait("#ng-variant")
+        .await
+        .select_by_value("chess")
+        .await
+        .expect("chess");
     b.tap("#ng-start").await;
     my_turn(&b).await;
     check_fits(&b, "chess at 360 px").await;

@@ -3,7 +3,8 @@
 //! protocol); a running clock ticks once a second; the status names the colour whose King
 //! is in danger; the move list's scores are from White's side; a new game clears the
 //! messages; no clock runs before the first move; 1 min + 0 s is offered; the move list is
-//! reached with Tab and walked with the arrow keys.
+//! reached with Tab and walked with the arrow keys; a shown clock never goes back up; a
+//! message moves nothing and goes when the game moves on.
 
 mod common;
 
@@ -297,5 +298,134 @@ async fn tab_reaches_the_move_list_and_arrows_walk_it() {
     );
     assert_eq!(focused().await, "moves", "the list keeps the focus");
     assert_eq!(cursor().await, json!("2"));
+    b.close().await;
+}
+
+/// A clock as shown (`m:ss`, or `0:0s.t` under ten seconds), in seconds.
+fn clock_seconds(text: &str) -> f64 {
+    let (m, s) = text
+        .split_once(':')
+        .unwrap_or_else(|| panic!("a clock: '{text}'"));
+    m.parse::<f64>().unwrap() * 60.0 + s.parse::<f64>().unwrap()
+}
+
+/// White's clock as shown now, in seconds.
+async fn whites_clock(b: &Browser) -> f64 {
+    clock_seconds(&b.text(".clock-time[data-colour=\"0\"]").await)
+}
+
+/// Issue 71 (the tryout): a running clock jumped back up when the page was drawn again from
+/// the last state (opening a piece's "how it moves": 2:24 became 2:32) and when the game
+/// ended between moves (on Resign, 0:43 became 0:57). Shown, it only goes down: through
+/// "how it moves" opened and closed, and a resignation.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_shown_clock_never_goes_up() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let Some(b) = browser().await else { return };
+    b.open(&format!("variant=chess&side=white&{NODES}&clock=60+0"))
+        .await;
+    my_turn(&b).await;
+    b.click_cell("e2").await;
+    b.click_cell("e4").await;
+    b.wait_moves(2).await;
+    my_turn(&b).await;
+    b.wait(".clock-time.running[data-colour=\"0\"]").await;
+    // White thinks; its clock counts down from the last state's figure.
+    tokio::time::sleep(Duration::from_millis(2600)).await;
+    let before = whites_clock(&b).await;
+    assert!(before <= 58.0, "White's clock after 2.6 s: {before}");
+    b.run("document.getElementById('legend').open = true;")
+        .await;
+    b.click("#legend-body [data-piece-kind=\"1\"]").await;
+    b.wait("#piece-view:not([hidden])").await;
+    let viewing = whites_clock(&b).await;
+    assert!(
+        viewing <= before,
+        "White's clock {before} s, then {viewing} s with a piece's moves shown"
+    );
+    tokio::time::sleep(Duration::from_millis(1100)).await;
+    let later = whites_clock(&b).await;
+    assert!(
+        later < before,
+        "the clock runs on: {before} s, then {later} s"
+    );
+    b.click("#pv-close").await;
+    b.wait("#piece-view[hidden]").await;
+    let back = whites_clock(&b).await;
+    assert!(back <= later, "{later} s, then {back} s back at the game");
+    // Resigned: the clock stops where it ran.
+    tokio::time::sleep(Duration::from_millis(1100)).await;
+    let at_resign = whites_clock(&b).await;
+    b.click("#resign").await;
+    b.client.accept_alert().await.expect("the confirmation");
+    b.wait("#result[data-result]").await;
+    let resigned = whites_clock(&b).await;
+    assert!(
+        resigned <= at_resign,
+        "{at_resign} s when resigning, then {resigned} s"
+    );
+    assert!(b.all(".clock-time.running").await.is_empty());
+    b.close().await;
+}
+
+/// The top of the board on the screen.
+async fn board_top(b: &Browser) -> f64 {
+    b.run("return document.getElementById('board').getBoundingClientRect().top;")
+        .await
+        .as_f64()
+        .unwrap()
+}
+
+/// Whether the message line is shown.
+async fn message_shown(b: &Browser) -> bool {
+    b.run("return !document.getElementById('message').hidden;")
+        .await
+        == Value::Bool(true)
+}
+
+/// Issue 71 (the tryout): a refusal ("illegal move Qxh2 …") stayed on screen after the game
+/// had ended by a resignation, and a message pushed the board down when it appeared. A
+/// message now lies over the page (the board stays where it is), and goes when the game
+/// moves on: a move, the game's end.
+#[tokio::test(flavor = "multi_thread")]
+async fn messages_move_nothing_and_go_when_the_game_moves_on() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let Some(b) = browser().await else { return };
+    b.open(&format!("variant=chess&side=white&{NODES}")).await;
+    my_turn(&b).await;
+    let top = board_top(&b).await;
+    // A typed move the rules refuse: its message, the board where it was.
+    b.type_into("#typed-move-input", "Qxh2").await;
+    let until = Instant::now() + PATIENCE;
+    while !b.text("#message").await.contains("Qxh2") {
+        assert!(Instant::now() < until, "no message");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(message_shown(&b).await);
+    assert_eq!(board_top(&b).await, top, "the message moved the board");
+    b.screenshot(&shot_path("message-over-the-page")).await;
+    // A move played: the refusal goes.
+    b.click_cell("e2").await;
+    b.click_cell("e4").await;
+    b.wait_moves(2).await;
+    my_turn(&b).await;
+    assert!(!message_shown(&b).await, "the refusal stays after a move");
+    assert_eq!(board_top(&b).await, top);
+    // Refused again, then resigned: the refusal goes with the game's end.
+    b.type_into("#typed-move-input", "Qxh2").await;
+    let until = Instant::now() + PATIENCE;
+    while !message_shown(&b).await {
+        assert!(Instant::now() < until, "no message");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    b.click("#resign").await;
+    b.client.accept_alert().await.expect("the confirmation");
+    b.wait("#result[data-result]").await;
+    assert!(
+        !message_shown(&b).await,
+        "the refusal stays after the resignation: {}",
+        b.text("#message").await
+    );
+    assert_eq!(board_top(&b).await, top);
     b.close().await;
 }

@@ -132,6 +132,10 @@ async function setView(which) {
   $('levels-note').hidden = which === '3d';
   $('view-toggle').textContent = which === '3d' ? '2D view' : '3D view';
   $('view-toggle').setAttribute('aria-pressed', String(which === '3d'));
+  // The 2D board is laid out again now that it is shown: while hidden (display: none) its
+  // level panels measure 0 px, and a layout made then (a new game or a resize while the 3D
+  // view was shown) would stack Podionic's levels on one another.
+  if (which === '2d' && app.variant) board.build();
   if (view3d && which === '3d') {
     view3d.resize();
     if (app.shown) view3d.setPosition(app.shown);
@@ -149,14 +153,26 @@ function goToNode(id) {
   conn.send({ type: 'line', moves: analysis.tree.line(id) });
 }
 
-/** Shows `text` in the message line, for a few seconds unless `sticky`. */
-function showMessage(text, info = false, sticky = false) {
+/**
+ * Shows `text` in the message line (over the page: showing it moves nothing), for a few
+ * seconds unless `sticky`. A message the game moves past (a refusal, an error, a hint) goes
+ * when the game's state changes; the engine's own reports (`lasting`: it stopped, it
+ * declines a draw) stay their few seconds, and a sticky one (the connection closed) stays.
+ */
+function showMessage(text, info = false, sticky = false, lasting = false) {
   const m = $('message');
   m.textContent = text;
   m.classList.toggle('info', info);
   m.hidden = !text;
+  m.dataset.kind = sticky ? 'sticky' : lasting ? 'lasting' : 'passing';
   clearTimeout(showMessage.timer);
   if (text && !sticky) showMessage.timer = setTimeout(() => (m.hidden = true), info ? 6000 : 10000);
+}
+
+/** Hides a message the game has moved past (see showMessage). */
+function clearPassingMessage() {
+  const m = $('message');
+  if (!m.hidden && m.dataset.kind === 'passing') showMessage('');
 }
 
 function onMessage(msg) {
@@ -193,7 +209,7 @@ function onMessage(msg) {
       app.typed = false;
       break;
     case 'engine_status':
-      showMessage(msg.message, true);
+      showMessage(msg.message, true, false, true);
       break;
     case 'pgn':
       showExport(msg);
@@ -251,6 +267,9 @@ function onState(s) {
     // The messages of the game before do not carry over.
     showMessage('');
     $('chooser').hidden = true;
+  } else if (old && (old.fen !== s.fen || !old.result !== !s.result)) {
+    // A move, a take-back, the game's end: a refusal or an error shown is out of date.
+    clearPassingMessage();
   }
   if (s.mode === 'analysis') {
     analysis.onState(s, variant, newGame);

@@ -24,37 +24,81 @@ export function glyph(variant, kind, colour) {
   return span;
 }
 
+/** A player's name and the engine's level it ends with (`(Elo 1200)`, `(level 5)`), or ''. */
+export function splitLevel(name) {
+  const m = /^(.*\S)\s+(\((?:Elo|level) [^()]*\))$/.exec(name);
+  return m ? [m[1], m[2]] : [name, ''];
+}
+
 /**
  * The clocks: one row per colour. Only a running clock ticks (locally, between messages),
  * and only when its shown value changes: no timer runs while no clock does.
+ *
+ * A state's clocks are as of its arrival: the page is drawn again from the same state (the
+ * pieces' "how it moves", a look back through the moves) without setting the running clock
+ * back to that moment. And within a game no clock shown goes up but by a move (its
+ * increment) or a take-back: a state that arrives without either (a draw offered, the game
+ * resigned) shows no clock above where it stood.
  */
 export class Clocks {
   constructor() {
     this.el = $('clocks');
+    this.state = null;
     this.base = null;
     this.received = 0;
     this.running = null;
     this.timer = null;
   }
 
+  /** `c`'s time left at `now` (ms), as shown, or null without a clock. */
+  left(c, now) {
+    if (!this.base || this.base[c] === undefined || this.base[c] === null) return null;
+    return this.base[c] - (this.running === c ? now - this.received : 0);
+  }
+
   show(variant, state) {
     this.el.replaceChildren();
     this.el.classList.toggle('four', variant.colours === 4);
-    this.base = state.clocks;
-    this.running = state.clock_running ?? null;
-    this.received = performance.now();
+    if (state !== this.state) {
+      const now = performance.now();
+      const before = this.state;
+      let base = state.clocks;
+      if (base && before?.clocks && before.game === state.game && before.moves.length === state.moves.length) {
+        base = base.map((ms, c) => {
+          const shown = this.left(c, now);
+          return shown === null ? ms : Math.min(ms, shown);
+        });
+      }
+      this.state = state;
+      this.base = base;
+      this.running = state.clock_running ?? null;
+      this.received = now;
+    }
     this.timeEls = [];
     for (let c = 0; c < variant.colours; c++) {
       const name = document.createElement('div');
       name.className = 'clock-name';
       name.append(glyph(variant, variant.pieces.findIndex((p) => p.name === 'King'), c));
-      // The colour's name (a phone shows only its King) and the player's.
+      // The colour's name (a phone shows only its King) and the player's, the engine's
+      // level apart ("strata 0.1.0", "(Elo 1200)"): it wraps as a whole, and on a phone
+      // stands on a line of its own, so the level is read whatever the width.
       const label = document.createElement('span');
       label.className = 'clock-label';
       const colour = document.createElement('span');
       colour.className = 'clock-colour';
       colour.textContent = `${COLOURS[c].name} · `;
-      label.append(colour, state.names[c] ?? '');
+      const [player, level] = splitLevel(state.names[c] ?? '');
+      const who = document.createElement('span');
+      who.className = 'clock-player';
+      who.textContent = player;
+      label.append(colour, who);
+      if (level) {
+        const lv = document.createElement('span');
+        lv.className = 'clock-level';
+        lv.textContent = level;
+        label.append(' ', lv);
+      }
+      label.title = state.names[c] ?? '';
       name.append(label);
       const time = document.createElement('div');
       time.className = 'clock-time';

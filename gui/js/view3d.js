@@ -5,8 +5,8 @@
 // in Podionic and the Future Generation, the bottom in the others), never from a table here.
 // Orbit with the left button, pan with the right, zoom with the wheel; perspective or
 // orthographic; the camera stays above the board and within reach of it. Under the canvas:
-// the distance between the levels (a slider) and "Reset view". A click on a cell (or a
-// piece) is a press, as on the 2D board.
+// the distance between the levels (a slider, offered when there are several levels) and
+// "Reset view". A click on a cell (or a piece) is a press, as on the 2D board.
 //
 // Everything drawn is rebuilt from the hello on a variant change: the glyph textures are
 // made per variant (kind numbers mean other pieces in another variant), and a position or a
@@ -143,6 +143,7 @@ export class View3D {
     reset.addEventListener('click', () => this.resetView());
     bar.append(label, reset);
     this.slider = slider;
+    this.spreadBox = label;
     return bar;
   }
 
@@ -164,6 +165,8 @@ export class View3D {
     this.textures.clear();
     // Each level's height in the stack, as the rules layer gives it.
     this.heights = variant.levels.map((l, z) => l.height ?? z);
+    // A board of one level has no spacing to set.
+    this.spreadBox.hidden = variant.levels.length < 2;
     const cells = variant.cells;
     const xs = cells.map((c) => c.x);
     const ys = cells.map((c) => c.y);

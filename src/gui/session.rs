@@ -103,6 +103,25 @@ impl GameState {
     fn clock_runs(&self, c: Colour) -> bool {
         self.timed && self.running() && self.referee.moves().iter().any(|m| m.colour == c)
     }
+
+    /// Ends the game between moves (a resignation, a draw agreed, an engine that ran out of
+    /// time or stopped), charging the colour to move the `elapsed_ms` its turn has taken, if
+    /// its clock runs: the clocks stop where the page showed them running, rather than
+    /// going back up to where the turn began.
+    fn end_between_moves(&mut self, ending: Ending, elapsed_ms: u64) {
+        let c = self.referee.to_move();
+        if self.clock_runs(c) {
+            let elapsed = i64::try_from(elapsed_ms).unwrap_or(i64::MAX);
+            let left = self.referee.clock_ms(c).saturating_sub(elapsed).max(0);
+            self.referee.set_clock_ms(c, left);
+        }
+        self.ending = Some(ending);
+    }
+
+    /// The time the colour to move has taken over its turn so far, in ms.
+    fn turn_elapsed_ms(&self) -> u64 {
+        u64::try_from(self.turn_start.elapsed().as_millis()).unwrap_or(u64::MAX)
+    }
 }
 
 /// A session: its engine, its game, and the messages waiting to go to the page.
@@ -696,6 +715,8 @@ impl Session {
         }
         let c = g.referee.to_move();
         let elapsed = answer.elapsed.as_millis() as u64;
+        // An ending with no move played: the engine's turn is charged to its clock.
+        let mut unplayed = None;
         let ended = match answer.reply {
             Reply::Move(name) => {
                 let charged = if g.clock_runs(c) {
@@ -703,20 +724,28 @@ impl Session {
                 } else {
                     Ok(())
                 };
-                let played = charged.and_then(|_| g.referee.play(&name, answer.info, elapsed));
-                match played {
-                    Ok(()) => {
-                        g.draw_offer = None;
-                        g.referee.outcome()
+                match charged {
+                    Err(late) => {
+                        unplayed = Some(late);
+                        None
                     }
-                    Err(end) => Some(end),
+                    Ok(()) => match g.referee.play(&name, answer.info, elapsed) {
+                        Ok(()) => {
+                            g.draw_offer = None;
+                            g.referee.outcome()
+                        }
+                        Err(end) => Some(end),
+                    },
                 }
             }
-            Reply::Timeout if g.timed => Some(Ending::loss(
-                c,
-                Termination::TimeForfeit,
-                format!("{} loses on time", c.name()),
-            )),
+            Reply::Timeout if g.timed => {
+                unplayed = Some(Ending::loss(
+                    c,
+                    Termination::TimeForfeit,
+                    format!("{} loses on time", c.name()),
+                ));
+                None
+            }
             Reply::Timeout => Some(Ending::loss(
                 c,
                 Termination::Stalled,
@@ -728,15 +757,19 @@ impl Session {
                               started again for the next game."
                         .into(),
                 });
-                Some(Ending::loss(
+                unplayed = Some(Ending::loss(
                     c,
                     Termination::Abandoned,
                     format!("{}'s engine stopped", c.name()),
-                ))
+                ));
+                None
             }
         };
         let g = self.game.as_mut().expect("the game is still there");
         g.ending = ended;
+        if let Some(end) = unplayed {
+            g.end_between_moves(end, elapsed);
+        }
         g.turn_start = Instant::now();
         self.maybe_think();
         self.push_state();
@@ -763,17 +796,22 @@ impl Session {
             Ok(mv) => game.move_name(mv),
             Err(e) => return Err(refusal(game, g.variant, e)),
         };
-        let elapsed = g.turn_start.elapsed().as_millis() as u64;
+        let elapsed = g.turn_elapsed_ms();
         let charged = if g.clock_runs(c) {
             g.referee.charge_time(elapsed, 0)
         } else {
             Ok(())
         };
-        let played = charged.and_then(|_| g.referee.play(&name, Default::default(), elapsed));
-        g.ending = match played {
-            Ok(()) => g.referee.outcome(),
-            Err(end) => Some(end),
-        };
+        match charged {
+            // Too late: the move is not played, and the clock is spent.
+            Err(late) => g.end_between_moves(late, elapsed),
+            Ok(()) => {
+                g.ending = match g.referee.play(&name, Default::default(), elapsed) {
+                    Ok(()) => g.referee.outcome(),
+                    Err(end) => Some(end),
+                }
+            }
+        }
         g.draw_offer = None;
         g.turn_start = Instant::now();
         if g.mode == Mode::Analysis {
@@ -856,11 +894,15 @@ impl Session {
         let c = Self::persons_colour(g).ok_or("no person plays in this game")?;
         let colours = g.variant.colours();
         let team = c.team();
-        g.ending = Some(Ending {
-            result: GameResult::Win(1 - team),
-            termination: Termination::Resignation,
-            reason: format!("{} resigns", team_name(colours, team)),
-        });
+        let elapsed = g.turn_elapsed_ms();
+        g.end_between_moves(
+            Ending {
+                result: GameResult::Win(1 - team),
+                termination: Termination::Resignation,
+                reason: format!("{} resigns", team_name(colours, team)),
+            },
+            elapsed,
+        );
         self.interrupt_engine();
         self.push_state();
         Ok(())
@@ -889,11 +931,15 @@ impl Session {
             .and_then(|m| m.info.score)
             .map(|s| s.centipawns());
         if engine_score.is_some_and(|s| s <= DRAW_ACCEPT_CP) {
-            g.ending = Some(Ending {
-                result: GameResult::Draw,
-                termination: Termination::Agreement,
-                reason: "Draw by agreement".into(),
-            });
+            let elapsed = g.turn_elapsed_ms();
+            g.end_between_moves(
+                Ending {
+                    result: GameResult::Draw,
+                    termination: Termination::Agreement,
+                    reason: "Draw by agreement".into(),
+                },
+                elapsed,
+            );
             self.interrupt_engine();
             self.push_state();
         } else {
@@ -910,11 +956,15 @@ impl Session {
             return Err("there is no draw offer to answer".into());
         };
         if accept && g.running() {
-            g.ending = Some(Ending {
-                result: GameResult::Draw,
-                termination: Termination::Agreement,
-                reason: format!("Draw by agreement ({} offered it)", by.name()),
-            });
+            let elapsed = g.turn_elapsed_ms();
+            g.end_between_moves(
+                Ending {
+                    result: GameResult::Draw,
+                    termination: Termination::Agreement,
+                    reason: format!("Draw by agreement ({} offered it)", by.name()),
+                },
+                elapsed,
+            );
         }
         self.push_state();
         Ok(())
