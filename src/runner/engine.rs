@@ -19,7 +19,7 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, TrySendError, sync
 use std::time::{Duration, Instant};
 
 use super::args::{EngineConfig, EngineKind};
-use super::player::{Answer, Fault, Player, Reply, SearchInfo, Turn};
+use super::player::{Answer, Fault, Lines, Player, Reply, SearchInfo, Turn};
 use crate::protocol::line::{Line, LineError, MAX_ENGINE_LINE, Read, read_line};
 use crate::rules::Variant;
 
@@ -507,6 +507,7 @@ impl EngineProcess {
         // Anything still queued belongs to an earlier request.
         self.drain_stale();
         let mut info = SearchInfo::default();
+        let mut lines = Lines::default();
         let crashed = |elapsed, info| Answer {
             reply: Reply::Crashed,
             elapsed,
@@ -543,12 +544,13 @@ impl EngineProcess {
                     if let Some(rest) = line.strip_prefix("bestmove") {
                         let mv = rest.split_whitespace().next().unwrap_or("").to_string();
                         return Answer {
+                            info: lines.of_move(info, &mv),
                             reply: Reply::Move(mv),
                             elapsed: t.saturating_duration_since(start),
-                            info,
                         };
                     }
                     info.update(&line);
+                    lines.update(&line);
                     on_line(&line);
                 }
                 Err(WaitError::Timeout) if Instant::now() < deadline => {}

@@ -59,12 +59,14 @@ impl SearchInfo {
         if t.first() != Some(&"info") || t.get(1) == Some(&"string") {
             return;
         }
-        let fields = t.iter().take_while(|w| !matches!(**w, "pv" | "string"));
-        if let Some(k) = fields.skip_while(|w| **w != "multipv").nth(1)
-            && k.parse::<u32>().map_or(true, |k| k > 1)
-        {
+        if multipv(&t).is_some_and(|k| k != 1) {
             return;
         }
+        self.read(&t);
+    }
+
+    /// The fields of the words `t` of an `info` line, whichever line it is.
+    fn read(&mut self, t: &[&str]) {
         let mut i = 1;
         while i < t.len() {
             match t[i] {
@@ -87,6 +89,72 @@ impl SearchInfo {
                 _ => {}
             }
             i += 1;
+        }
+    }
+}
+
+/// The `multipv` number of an `info` line's words (0 where it is no number).
+fn multipv(t: &[&str]) -> Option<u32> {
+    let fields = t.iter().take_while(|w| !matches!(**w, "pv" | "string"));
+    let k = fields.skip_while(|w| **w != "multipv").nth(1)?;
+    Some(k.parse().unwrap_or(0))
+}
+
+/// The lines of a search by their first move, so that the move played is given its own
+/// line's score: a weakened engine may play the move of a line other than the best, or a
+/// move of no line at all, whose score it did not say.
+#[derive(Default)]
+pub struct Lines {
+    lines: Vec<(String, SearchInfo)>,
+}
+
+impl Lines {
+    /// Lines kept (the distinct first moves of a search's lines; later ones are not kept).
+    pub const MAX_LINES: usize = 256;
+    /// The longest first move kept (no move name of any variant is near it).
+    pub const MAX_MOVE: usize = 32;
+
+    /// Notes an `info` line that has a `pv`.
+    pub fn update(&mut self, line: &str) {
+        let t: Vec<&str> = line.split_whitespace().collect();
+        if t.first() != Some(&"info") || t.get(1) == Some(&"string") {
+            return;
+        }
+        let Some(first) = t.iter().position(|w| *w == "pv").and_then(|p| t.get(p + 1)) else {
+            return;
+        };
+        if first.len() > Self::MAX_MOVE {
+            return;
+        }
+        let full = self.lines.len() >= Self::MAX_LINES;
+        match self.lines.iter_mut().find(|(m, _)| m == first) {
+            Some((_, info)) => info.read(&t),
+            None if !full => {
+                let mut info = SearchInfo::default();
+                info.read(&t);
+                self.lines.push((first.to_string(), info));
+            }
+            None => {}
+        }
+    }
+
+    /// What `info` (the best line's) says of the move `played`: its own line's score and
+    /// depths where a line began with it; no score where lines were given and none did.
+    pub fn of_move(&self, info: SearchInfo, played: &str) -> SearchInfo {
+        if self.lines.is_empty() {
+            return info;
+        }
+        match self.lines.iter().find(|(m, _)| m == played) {
+            Some((_, line)) => SearchInfo {
+                score: line.score.or(info.score),
+                depth: line.depth.or(info.depth),
+                seldepth: line.seldepth.or(info.seldepth),
+                nodes: info.nodes,
+            },
+            None => SearchInfo {
+                score: None,
+                ..info
+            },
         }
     }
 }
@@ -194,5 +262,32 @@ mod tests {
         let mut i = SearchInfo::default();
         i.update("info score cp -2147483648 depth 4294967295 nodes 18446744073709551615");
         assert_eq!(i.score, Some(EngineScore::Cp(i32::MIN)));
+    }
+
+    #[test]
+    fn the_move_played_gets_its_own_lines_score() {
+        let lines = [
+            "info depth 5 multipv 1 score cp -44 nodes 2234 pv b7c6 d2d4",
+            "info depth 5 multipv 2 score cp -494 nodes 2234 pv c8d7 c6b7",
+            "info depth 4 multipv 3 score cp -519 nodes 2234 pv e8e7 c6a4",
+        ];
+        let (mut best, mut all) = (SearchInfo::default(), Lines::default());
+        for l in lines {
+            best.update(l);
+            all.update(l);
+        }
+        assert_eq!(best.score, Some(EngineScore::Cp(-44)));
+        // The best move: the best line's score; another line's move: that line's.
+        assert_eq!(all.of_move(best, "b7c6"), best);
+        let e = all.of_move(best, "e8e7");
+        assert_eq!(
+            (e.score, e.depth, e.nodes),
+            (Some(EngineScore::Cp(-519)), Some(4), Some(2234))
+        );
+        // A move of no line: no score rather than another move's.
+        let n = all.of_move(best, "a7a6");
+        assert_eq!((n.score, n.depth), (None, Some(5)));
+        // No lines at all (an engine that prints no pv): the info as it is.
+        assert_eq!(Lines::default().of_move(best, "a7a6"), best);
     }
 }
