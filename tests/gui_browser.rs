@@ -648,11 +648,23 @@ async fn a_game_through_the_pages_controls() {
     b.open("").await;
     b.wait("#new-game-dialog[open]").await;
     b.wait("#ng-variant option[value=\"pole\"]").await;
+    // A FEN typed for one variant is not kept for another.
+    let form = "document.getElementById('new-game-form')";
+    b.run(&format!(
+        "{form}.elements.start.value = 'fen'; document.getElementById('ng-fen').value = '4k3/8/8/8/8/8/8/4K3 w - - 0 1';"
+    ))
+    .await;
     b.wait("#ng-variant")
         .await
         .select_by_value("pole")
         .await
         .expect("choose the variant");
+    let start = b
+        .run(&format!(
+            "return [{form}.elements.start.value, document.getElementById('ng-fen').value];"
+        ))
+        .await;
+    assert_eq!(start, serde_json::json!(["standard", ""]));
     b.wait("#ng-clock")
         .await
         .select_by_value("60+1")

@@ -99,6 +99,9 @@ export class NewGameDialog {
     $('ng-variant').addEventListener('change', () => {
       this.describe();
       this.seats();
+      // A FEN is one variant's: another variant starts from its own start position.
+      $('ng-fen').value = '';
+      $('new-game-form').elements.start.value = 'standard';
     });
     $('ng-rules').addEventListener('click', () => showRules(this.variant()));
     $('ng-cancel').addEventListener('click', () => this.dialog.close());
