@@ -311,6 +311,36 @@ fn fit_k(points: &[Point], scale: &[f64]) -> f64 {
     (a + b) / 2.0
 }
 
+/// Which of the `len` fitted values (each term's and table entry's two weights, in the
+/// order of [`current`]) the fit may move: all but those of the terms and tables `keep`
+/// names.
+fn free_values(weights: &Weights, keep: &[String], len: usize) -> Result<Vec<bool>, String> {
+    let terms_len = weights.names().len();
+    let mut free = vec![true; len];
+    for name in keep {
+        if let Some(r) = weights.table_range(name) {
+            free[2 * (terms_len + r.start)..2 * (terms_len + r.end)]
+                .iter_mut()
+                .for_each(|f| *f = false);
+            continue;
+        }
+        let t = weights
+            .names()
+            .iter()
+            .position(|n| n == name)
+            .ok_or_else(|| {
+                format!(
+                    "no term or table '{name}' (terms: {}; tables: {})",
+                    weights.names().join(", "),
+                    weights.table_words().join(", ")
+                )
+            })?;
+        free[2 * t] = false;
+        free[2 * t + 1] = false;
+    }
+    Ok(free)
+}
+
 /// Fits `weights` (the variant's current ones) to `samples`, of which `games` gives each
 /// one's game; `progress` hears of every hundredth iteration (iteration, training loss).
 pub fn fit(
@@ -333,28 +363,7 @@ pub fn fit(
     let every = config.holdout_every.max(2);
     let start = current(weights);
     let terms_len = weights.names().len();
-    let mut free = vec![true; start.len()];
-    for name in &config.keep {
-        if let Some(r) = weights.table_range(name) {
-            free[2 * (terms_len + r.start)..2 * (terms_len + r.end)]
-                .iter_mut()
-                .for_each(|f| *f = false);
-            continue;
-        }
-        let t = weights
-            .names()
-            .iter()
-            .position(|n| n == name)
-            .ok_or_else(|| {
-                format!(
-                    "no term or table '{name}' (terms: {}; tables: {})",
-                    weights.names().join(", "),
-                    weights.table_words().join(", ")
-                )
-            })?;
-        free[2 * t] = false;
-        free[2 * t + 1] = false;
-    }
+    let free = free_values(weights, &config.keep, start.len())?;
     let (mut train, mut validation) = (Vec::new(), Vec::new());
     for ((g, s), game) in samples.iter().zip(games) {
         let p = Point::new(g, s, &start, terms_len);
