@@ -1,5 +1,5 @@
 //! The `strata` binary: the protocol engine by default, plus the `perft`, `bench`, `match`,
-//! `gui`, `datagen`, `tune` and `train-net` subcommands, each in its module of
+//! `gui`, `datagen`, `tune`, `train-net` and `variants` subcommands, each in its module of
 //! [`strata::cli`].
 
 use std::path::PathBuf;
@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use clap::{Parser, Subcommand};
-use strata::cli::{bench, datagen, gui, r#match, perft, train_net, tune};
+use strata::cli::{bench, datagen, gui, r#match, perft, train_net, tune, variants};
 
 #[derive(Parser)]
 #[command(
@@ -46,6 +46,8 @@ enum Cmd {
     Tune(tune::Args),
     /// Train the chess evaluation network on datagen positions.
     TrainNet(train_net::Args),
+    /// Print every variant this binary plays (with `--variant-file`, those too), one a line.
+    Variants(variants::Args),
 }
 
 fn main() -> ExitCode {
@@ -76,6 +78,7 @@ fn main() -> ExitCode {
         Some(Cmd::Datagen(args)) => datagen::run(args),
         Some(Cmd::Tune(args)) => tune::run(args),
         Some(Cmd::TrainNet(args)) => train_net::run(args),
+        Some(Cmd::Variants(args)) => variants::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

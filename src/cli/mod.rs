@@ -9,6 +9,7 @@ pub mod r#match;
 pub mod perft;
 pub mod train_net;
 pub mod tune;
+pub mod variants;
 
 use crate::rules::Variant;
 
