@@ -11,6 +11,10 @@
 //! top), no error on the page, the level-spacing slider spreading the
 //! levels, every cell of every level reachable by a click with the levels spread, the camera
 //! kept above the board and within reach, and "Reset view" bringing back the default view.
+//!
+//! And the tryout's blocker (issue 71): a Podionic game started while the 3D view is shown,
+//! then the 2D board, its levels apart as a fresh layout places them; no level spacing for
+//! chess.
 
 mod common;
 
@@ -400,8 +404,8 @@ fn same_camera(a: &Value, b: &Value) -> bool {
 async fn click_reaches(b: &Browser, name: &str) {
     b.run("document.getElementById('view3d').dataset.pressedCell = '';")
         .await;
-    // The message line (a refusal of an earlier click) shifts the page when it appears or
-    // goes: gone before the cell's point is taken, the canvas stays put until the click.
+    // The message line (a refusal of an earlier click) lies over the page and lets clicks
+    // through; hidden all the same, with the page settled, before the cell's point is taken.
     clear_message(b).await;
     click_3d(b, name).await;
     let until = Instant::now() + Duration::from_secs(5);
@@ -620,6 +624,99 @@ async fn variant_changes_in_one_tab_rebuild_the_3d_view_in_each_variants_order()
     }
     let errors = page_errors(&b).await;
     assert!(errors.is_empty(), "{errors:?}");
+    b.close().await;
+}
+
+/// The 2D board's level panels (`[letter, left, top, right, bottom]`) and its cells'
+/// sizes (the smallest and the largest width) as laid out now.
+async fn level_boxes(b: &Browser) -> (Vec<(String, f64, f64, f64, f64)>, f64, f64) {
+    let v = b
+        .run(
+            "const boxes = [...document.querySelectorAll('#board .level')].map((l) => {
+               const r = l.getBoundingClientRect();
+               return [l.dataset.level, r.left, r.top, r.right, r.bottom];
+             });
+             const w = [...document.querySelectorAll('#board [data-cell]')].map((c) => c.getBoundingClientRect().width);
+             return [boxes, Math.min(...w), Math.max(...w)];",
+        )
+        .await;
+    (
+        serde_json::from_value(v[0].clone()).expect("boxes"),
+        v[1].as_f64().unwrap(),
+        v[2].as_f64().unwrap(),
+    )
+}
+
+/// Whether the level-spacing slider is on screen.
+async fn spacing_shown(b: &Browser) -> bool {
+    b.run("return document.getElementById('level-spread').offsetParent !== null;")
+        .await
+        == Value::Bool(true)
+}
+
+/// The tryout's blocker: a Podionic game started from the form while the 3D view is shown
+/// (coming from chess), then "2D view": the 2D board had been laid out while hidden, every
+/// level panel measured as 0 px wide, so all four were drawn on one another in one small
+/// square until a resize. Now the levels lie apart, with cells of the size a fresh layout
+/// gives them (the same after a resize). And the level-spacing slider is offered only for
+/// a board of several levels.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_podionic_game_started_in_3d_is_laid_out_in_2d() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let Some(b) = launch(1280, 800).await else {
+        return;
+    };
+    b.open("variant=chess&side=white&nodes=3000&view=3d").await;
+    b.wait("#view3d").await;
+    shows_start_of(&b, Variant::Chess).await;
+    assert!(
+        !spacing_shown(&b).await,
+        "chess (one level) offers a level spacing"
+    );
+    new_game_in_tab(&b, Variant::Podionic).await;
+    shows_start_of(&b, Variant::Podionic).await;
+    assert!(spacing_shown(&b).await, "Podionic offers no level spacing");
+    b.click("#view-toggle").await;
+    b.wait("#board:not([hidden]) [data-cell]").await;
+    let (boxes, smallest, largest) = level_boxes(&b).await;
+    b.screenshot(&shot_path("view3d-podionic-then-2d")).await;
+    assert_eq!(boxes.len(), 4, "{boxes:?}");
+    for (i, a) in boxes.iter().enumerate() {
+        for c in &boxes[i + 1..] {
+            let apart = a.3 <= c.1 || c.3 <= a.1 || a.4 <= c.2 || c.4 <= a.2;
+            assert!(apart, "level {} {a:?} overlaps level {} {c:?}", a.0, c.0);
+        }
+    }
+    // The note under the board, under it, not across it.
+    let note_top = b
+        .run("return document.getElementById('levels-note').getBoundingClientRect().top;")
+        .await
+        .as_f64()
+        .unwrap();
+    let board_bottom = boxes.iter().map(|x| x.4).fold(0.0, f64::max);
+    assert!(
+        note_top >= board_bottom,
+        "the level note at {note_top}, the board down to {board_bottom}"
+    );
+    // The layout a resize makes (the one the tryout had to force) is the one shown.
+    b.run(
+        "dispatchEvent(new Event('resize'));
+         return new Promise((r) => requestAnimationFrame(() => r()));",
+    )
+    .await;
+    let (after, smallest_after, _) = level_boxes(&b).await;
+    assert!(
+        smallest >= 40.0 && smallest == largest,
+        "cells of {smallest} to {largest} px"
+    );
+    assert_eq!(smallest, smallest_after, "the cells' size after a resize");
+    assert_eq!(boxes, after, "the levels' places after a resize");
+    // Back in 3D and to chess: no spacing for one level.
+    b.click("#view-toggle").await;
+    b.wait("#board3d:not([hidden])").await;
+    new_game_in_tab(&b, Variant::Chess).await;
+    shows_start_of(&b, Variant::Chess).await;
+    assert!(!spacing_shown(&b).await, "chess offers a level spacing");
     b.close().await;
 }
 

@@ -5,8 +5,8 @@
 // in Podionic and the Future Generation, the bottom in the others), never from a table here.
 // Orbit with the left button, pan with the right, zoom with the wheel; perspective or
 // orthographic; the camera stays above the board and within reach of it. Under the canvas:
-// the distance between the levels (a slider) and "Reset view". A click on a cell (or a
-// piece) is a press, as on the 2D board.
+// the distance between the levels (a slider, offered when there are several levels) and
+// "Reset view". A click on a cell (or a piece) is a press, as on the 2D board.
 //
 // Everything drawn is rebuilt from the hello on a variant change: the glyph textures are
 // made per variant (kind numbers mean other pieces in another variant), and a position or a
@@ -143,6 +143,7 @@ export class View3D {
     reset.addEventListener('click', () => this.resetView());
     bar.append(label, reset);
     this.slider = slider;
+    this.spreadBox = label;
     return bar;
   }
 
@@ -164,6 +165,8 @@ export class View3D {
     this.textures.clear();
     // Each level's height in the stack, as the rules layer gives it.
     this.heights = variant.levels.map((l, z) => l.height ?? z);
+    // A board of one level has no spacing to set.
+    this.spreadBox.hidden = variant.levels.length < 2;
     const cells = variant.cells;
     const xs = cells.map((c) => c.x);
     const ys = cells.map((c) => c.y);
@@ -565,7 +568,7 @@ export class View3D {
   }
 
   /**
-   * A point of the screen (client pixels) where a click selects cell `name`, as a person
+   * A point of the screen (whole client pixels) where a click selects cell `name`, as a person
    * would click it: its piece, else a visible part of its plate; null when the view hides
    * it (another level or piece in front) or it is out of the picture.
    */
@@ -584,7 +587,12 @@ export class View3D {
     }
     for (const p of points) {
       const v = p.project(this.camera);
-      const at = { x: r.left + ((v.x + 1) / 2) * r.width, y: r.top + ((1 - v.y) / 2) * r.height };
+      // Whole pixels, as a pointer's events report them (WebDriver truncates a point it is
+      // given): a fraction of a pixel off the edge of a glyph is another cell.
+      const at = {
+        x: Math.floor(r.left + ((v.x + 1) / 2) * r.width),
+        y: Math.floor(r.top + ((1 - v.y) / 2) * r.height),
+      };
       // Inside the canvas, and inside the window (where a click can land).
       const inside = at.x > r.left + 1 && at.x < r.right - 1 && at.y > r.top + 1 && at.y < r.bottom - 1 &&
         at.x < window.innerWidth - 1 && at.y < window.innerHeight - 1 && at.x > 0 && at.y > 0;

@@ -19,8 +19,8 @@ use super::describe::{self, cell_named, legal_moves, move_cells};
 use super::engine::{EngineHandle, Report, Request};
 use super::messages::{
     ClientMessage, ClockSpec, EngineLimit, EngineReport, EngineView, GameSummary, Hello, LastMove,
-    MAX_MULTIPV, Mode, MoveView, NewGame, PositionView, ResultView, Seat, ServerMessage, State,
-    VariantView,
+    MAX_MULTIPV, Mode, MoveView, NewGame, PieceTargets, PositionView, ResultView, Seat,
+    ServerMessage, State, VariantView,
 };
 use super::options::{strength_label, strength_options};
 use crate::protocol::line::escape;
@@ -96,6 +96,32 @@ impl GameState {
     fn running(&self) -> bool {
         self.ending.is_none()
     }
+
+    /// Whether `c`'s clock runs. As on lichess (where the clocks start once White and Black
+    /// have each moved), a colour's clock starts after its own first move: that move is not
+    /// timed, so nobody loses time while the game is being set up.
+    fn clock_runs(&self, c: Colour) -> bool {
+        self.timed && self.running() && self.referee.moves().iter().any(|m| m.colour == c)
+    }
+
+    /// Ends the game between moves (a resignation, a draw agreed, an engine that ran out of
+    /// time or stopped), charging the colour to move the `elapsed_ms` its turn has taken, if
+    /// its clock runs: the clocks stop where the page showed them running, rather than
+    /// going back up to where the turn began.
+    fn end_between_moves(&mut self, ending: Ending, elapsed_ms: u64) {
+        let c = self.referee.to_move();
+        if self.clock_runs(c) {
+            let elapsed = i64::try_from(elapsed_ms).unwrap_or(i64::MAX);
+            let left = self.referee.clock_ms(c).saturating_sub(elapsed).max(0);
+            self.referee.set_clock_ms(c, left);
+        }
+        self.ending = Some(ending);
+    }
+
+    /// The time the colour to move has taken over its turn so far, in ms.
+    fn turn_elapsed_ms(&self) -> u64 {
+        u64::try_from(self.turn_start.elapsed().as_millis()).unwrap_or(u64::MAX)
+    }
 }
 
 /// A session: its engine, its game, and the messages waiting to go to the page.
@@ -150,7 +176,7 @@ impl Session {
     pub fn deadline(&self) -> Option<Instant> {
         let g = self.game.as_ref()?;
         let c = g.referee.to_move();
-        if !g.timed || !g.running() || g.seat(c) != Seat::Human {
+        if !g.clock_runs(c) || g.seat(c) != Seat::Human {
             return None;
         }
         let left = g.referee.clock_ms(c).max(0) as u64;
@@ -226,6 +252,12 @@ impl Session {
                 fen,
                 pieces,
             } => self.compose(&variant, &fen, pieces.as_deref()),
+            ClientMessage::PieceMoves {
+                variant,
+                kind,
+                colour,
+                cell,
+            } => self.piece_moves(&variant, kind, colour, cell),
         }
     }
 
@@ -575,6 +607,35 @@ impl Session {
         Ok(())
     }
 
+    /// Where a piece goes from a cell of an empty board (`piece_targets`), whatever the
+    /// game: the game does not change.
+    fn piece_moves(
+        &mut self,
+        variant: &str,
+        kind: u8,
+        colour: u8,
+        cell: u16,
+    ) -> Result<(), String> {
+        let v = variant_named(variant)?;
+        bounds::piece(v, kind, colour, cell)?;
+        let m = super::piece_moves::piece_moves(v, kind, Colour(colour), cell as usize)?;
+        self.outbox
+            .push(ServerMessage::PieceTargets(Box::new(PieceTargets {
+                variant: v.name().to_string(),
+                kind,
+                colour,
+                cell,
+                fen: m.fen,
+                pieces: m.pieces,
+                moves: m.moves,
+                captures: m.captures,
+                shots: m.shots,
+                kings: m.kings,
+                note: m.note,
+            })));
+        Ok(())
+    }
+
     /// Shows game `index` of the library as an analysis board on its last position.
     fn view_game(&mut self, index: usize) -> Result<(), String> {
         let game = self
@@ -654,25 +715,37 @@ impl Session {
         }
         let c = g.referee.to_move();
         let elapsed = answer.elapsed.as_millis() as u64;
+        // An ending with no move played: the engine's turn is charged to its clock.
+        let mut unplayed = None;
         let ended = match answer.reply {
             Reply::Move(name) => {
-                let played = g
-                    .referee
-                    .charge_time(elapsed, ENGINE_MARGIN_MS)
-                    .and_then(|_| g.referee.play(&name, answer.info, elapsed));
-                match played {
-                    Ok(()) => {
-                        g.draw_offer = None;
-                        g.referee.outcome()
+                let charged = if g.clock_runs(c) {
+                    g.referee.charge_time(elapsed, ENGINE_MARGIN_MS)
+                } else {
+                    Ok(())
+                };
+                match charged {
+                    Err(late) => {
+                        unplayed = Some(late);
+                        None
                     }
-                    Err(end) => Some(end),
+                    Ok(()) => match g.referee.play(&name, answer.info, elapsed) {
+                        Ok(()) => {
+                            g.draw_offer = None;
+                            g.referee.outcome()
+                        }
+                        Err(end) => Some(end),
+                    },
                 }
             }
-            Reply::Timeout if g.timed => Some(Ending::loss(
-                c,
-                Termination::TimeForfeit,
-                format!("{} loses on time", c.name()),
-            )),
+            Reply::Timeout if g.timed => {
+                unplayed = Some(Ending::loss(
+                    c,
+                    Termination::TimeForfeit,
+                    format!("{} loses on time", c.name()),
+                ));
+                None
+            }
             Reply::Timeout => Some(Ending::loss(
                 c,
                 Termination::Stalled,
@@ -684,15 +757,19 @@ impl Session {
                               started again for the next game."
                         .into(),
                 });
-                Some(Ending::loss(
+                unplayed = Some(Ending::loss(
                     c,
                     Termination::Abandoned,
                     format!("{}'s engine stopped", c.name()),
-                ))
+                ));
+                None
             }
         };
         let g = self.game.as_mut().expect("the game is still there");
         g.ending = ended;
+        if let Some(end) = unplayed {
+            g.end_between_moves(end, elapsed);
+        }
         g.turn_start = Instant::now();
         self.maybe_think();
         self.push_state();
@@ -719,15 +796,22 @@ impl Session {
             Ok(mv) => game.move_name(mv),
             Err(e) => return Err(refusal(game, g.variant, e)),
         };
-        let elapsed = g.turn_start.elapsed().as_millis() as u64;
-        let played = g
-            .referee
-            .charge_time(elapsed, 0)
-            .and_then(|_| g.referee.play(&name, Default::default(), elapsed));
-        g.ending = match played {
-            Ok(()) => g.referee.outcome(),
-            Err(end) => Some(end),
+        let elapsed = g.turn_elapsed_ms();
+        let charged = if g.clock_runs(c) {
+            g.referee.charge_time(elapsed, 0)
+        } else {
+            Ok(())
         };
+        match charged {
+            // Too late: the move is not played, and the clock is spent.
+            Err(late) => g.end_between_moves(late, elapsed),
+            Ok(()) => {
+                g.ending = match g.referee.play(&name, Default::default(), elapsed) {
+                    Ok(()) => g.referee.outcome(),
+                    Err(end) => Some(end),
+                }
+            }
+        }
         g.draw_offer = None;
         g.turn_start = Instant::now();
         if g.mode == Mode::Analysis {
@@ -810,11 +894,15 @@ impl Session {
         let c = Self::persons_colour(g).ok_or("no person plays in this game")?;
         let colours = g.variant.colours();
         let team = c.team();
-        g.ending = Some(Ending {
-            result: GameResult::Win(1 - team),
-            termination: Termination::Resignation,
-            reason: format!("{} resigns", team_name(colours, team)),
-        });
+        let elapsed = g.turn_elapsed_ms();
+        g.end_between_moves(
+            Ending {
+                result: GameResult::Win(1 - team),
+                termination: Termination::Resignation,
+                reason: format!("{} resigns", team_name(colours, team)),
+            },
+            elapsed,
+        );
         self.interrupt_engine();
         self.push_state();
         Ok(())
@@ -843,11 +931,15 @@ impl Session {
             .and_then(|m| m.info.score)
             .map(|s| s.centipawns());
         if engine_score.is_some_and(|s| s <= DRAW_ACCEPT_CP) {
-            g.ending = Some(Ending {
-                result: GameResult::Draw,
-                termination: Termination::Agreement,
-                reason: "Draw by agreement".into(),
-            });
+            let elapsed = g.turn_elapsed_ms();
+            g.end_between_moves(
+                Ending {
+                    result: GameResult::Draw,
+                    termination: Termination::Agreement,
+                    reason: "Draw by agreement".into(),
+                },
+                elapsed,
+            );
             self.interrupt_engine();
             self.push_state();
         } else {
@@ -864,11 +956,15 @@ impl Session {
             return Err("there is no draw offer to answer".into());
         };
         if accept && g.running() {
-            g.ending = Some(Ending {
-                result: GameResult::Draw,
-                termination: Termination::Agreement,
-                reason: format!("Draw by agreement ({} offered it)", by.name()),
-            });
+            let elapsed = g.turn_elapsed_ms();
+            g.end_between_moves(
+                Ending {
+                    result: GameResult::Draw,
+                    termination: Termination::Agreement,
+                    reason: format!("Draw by agreement ({} offered it)", by.name()),
+                },
+                elapsed,
+            );
         }
         self.push_state();
         Ok(())
@@ -939,13 +1035,34 @@ fn refusal(game: &AnyGame, v: Variant, e: MoveError) -> String {
     };
     match e {
         MoveError::Malformed(s) => format!("unparsable move '{s}'{}", how()),
-        MoveError::Illegal(s) => match move_cells(v, &s) {
-            Some((f, t)) => format!("illegal move {s}: {}", game.explain_illegal(f, t)),
-            None => format!(
-                "illegal move {s}: no legal move here is written so{}",
-                how()
-            ),
-        },
+        MoveError::Illegal(s) => {
+            let meant = move_cells(v, &s)
+                .map(|(f, t)| (vec![f], t))
+                .or_else(|| notation::meant(game, &s));
+            match meant {
+                // One piece it can be: why that piece cannot go there.
+                Some((from, t)) if from.len() == 1 => {
+                    format!("illegal move {s}: {}", game.explain_illegal(from[0], t))
+                }
+                // A few: why each cannot.
+                Some((from, t)) if (2..=3).contains(&from.len()) => {
+                    let why: Vec<String> =
+                        from.iter().map(|&f| game.explain_illegal(f, t)).collect();
+                    format!("illegal move {s}: {}", why.join("; "))
+                }
+                Some((from, t)) if from.is_empty() => format!(
+                    "illegal move {s}: {} has no piece that fits '{}' and could move to {}{}",
+                    game.side_to_move().name(),
+                    s.trim(),
+                    game.cell_name(t),
+                    how()
+                ),
+                _ => format!(
+                    "illegal move {s}: no legal move here is written so{}",
+                    how()
+                ),
+            }
+        }
         e @ MoveError::Ambiguous(..) => e.to_string(),
     }
 }
@@ -1044,7 +1161,7 @@ fn state_of(g: &GameState) -> State {
             .map(|c| {
                 let ms = g.referee.clock_ms(Colour(c as u8));
                 // The colour to move has used some of it already.
-                if g.running() && c == to_move.idx() {
+                if g.clock_runs(to_move) && c == to_move.idx() {
                     ms - g.turn_start.elapsed().as_millis() as i64
                 } else {
                     ms
@@ -1100,7 +1217,7 @@ fn state_of(g: &GameState) -> State {
             .and_then(|m| last_move(g.variant, &m.name, game, g.cells)),
         danger: game.kings_in_danger().iter().map(|&c| c as u16).collect(),
         clocks,
-        clock_running: (g.timed && g.running()).then_some(to_move.0),
+        clock_running: g.clock_runs(to_move).then_some(to_move.0),
         thinking: g.thinking.is_some(),
         draw_offer: g.draw_offer.map(|c| c.0),
         result: g.ending.as_ref().map(|e| ResultView {
