@@ -3,8 +3,10 @@
 
     python3 scripts/parallel_speedup.py [--threads 2] [--runs 3]
 
-Runs `strata bench --variant V --depth D --threads T --verbose` for every variant at a depth
-a little above the bench default (so that most positions take a few hundred milliseconds),
+Runs `strata bench --variant V --depth D --threads T --verbose` for every variant the binary
+plays (`strata variants --verbose`, which gives each one's bench depth) at a depth a little
+above the bench default: two plies, one in the slow Polyhedron and Future Generation (so that
+most positions take a few hundred milliseconds),
 RUNS times per thread count, takes each position's median time, and prints per position the
 ratio time(N threads) / time(1 thread) and the median ratio over all positions. Positions
 whose one-thread time is under 20 ms are listed but left out of the median (the timer's
@@ -15,9 +17,21 @@ import re
 import statistics
 import subprocess
 
-DEPTHS = {"chess": 13, "pole": 13, "polyhedron": 7, "podionic": 12, "pentaplane": 11,
-          "future-generation": 8}
+# Plies above the bench depth: two, but where a ply costs much more.
+EXTRA_PLIES = {"polyhedron": 1, "future-generation": 1}
 LINE = re.compile(r"^(\S+) position (\d+): depth (\d+) nodes (\d+) time (\d+) ms")
+
+
+def depths(strata):
+    """Every variant `strata variants --verbose` lists, with the depth to search it to."""
+    out = subprocess.run([strata, "variants", "--verbose"],
+                         capture_output=True, text=True, check=True).stdout
+    found = {}
+    for line in out.splitlines():
+        name, *words = line.split(" ")
+        bench = int(dict(w.split("=", 1) for w in words if "=" in w)["bench-depth"])
+        found[name] = bench + EXTRA_PLIES.get(name, 2)
+    return found
 
 
 def run(strata, variant, depth, threads):
@@ -39,7 +53,7 @@ def main():
     ap.add_argument("--runs", type=int, default=3)
     a = ap.parse_args()
     ratios = []
-    for variant, depth in DEPTHS.items():
+    for variant, depth in depths(a.strata).items():
         samples = {1: {}, a.threads: {}}
         for _ in range(a.runs):
             for t in samples:

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Self-play sanity (issue 7): strata against the built-in random mover and the built-in 1-ply
-# greedy player, 10 games each, in every variant, through the match runner (which referees
-# every move). Target: 10/10 against random, at least 9/10 against greedy.
+# greedy player, 10 games each, in every variant (as `strata variants` lists them), through
+# the match runner (which referees every move). Target: 10/10 against random, at least 9/10
+# against greedy.
 #
 #   scripts/sanity.sh [NODES] [GAMES]
 #
@@ -13,7 +14,8 @@ nodes=${1:-100000}
 games=${2:-10}
 S=target/release/strata
 cargo build --release -q
-for variant in chess pole polyhedron podionic pentaplane future-generation; do
+variants=$($S variants)
+for variant in $variants; do
     for opponent in random greedy; do
         out=$($S match --engine cmd=$S name=strata nodes="$nodes" --engine builtin=$opponent name=$opponent \
                        --variant "$variant" --games "$games" --concurrency 2 --seed 7 \

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Soak run (issue 9): fast self-play games in every variant through the match runner, which
-# adjudicates crashes, stalls, illegal moves and time forfeits. Target: 0 of each.
+# Soak run (issue 9): fast self-play games in every variant (`strata variants`) through the
+# match runner, which adjudicates crashes, stalls, illegal moves and time forfeits. Target: 0
+# of each.
 #
 #   scripts/soak.sh [GAMES] [TC]       (default: 200 games per variant at 1+0.01)
 #
@@ -14,7 +15,8 @@ S=$PWD/target/release/strata
 cargo build --release -q
 dir=$(mktemp -d)
 echo "PGN files in $dir"
-for variant in chess pole polyhedron podionic pentaplane future-generation; do
+variants=$($S variants)
+for variant in $variants; do
     pgn=$dir/soak-$variant.pgn
     out=$($S match --engine cmd=$S name=a --engine cmd=$S name=b --each tc="$tc" \
                    --variant "$variant" --games "$games" --concurrency 2 \

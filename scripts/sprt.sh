@@ -3,7 +3,7 @@
 # opening, until the test decides or GAMES games are played.
 #
 # Usage: scripts/sprt.sh OLD NEW [VARIANT] [LIMIT] [GAMES] [ELO0 ELO1]
-#   VARIANT  chess (default), pole, polyhedron, podionic, pentaplane, future-generation
+#   VARIANT  chess (default), or another of `strata variants`
 #   LIMIT    a strata match limit for both engines: nodes=30000 (default), tc=8+0.08, ...
 #   GAMES    the most games to play (default 4000)
 #   ELO0 ELO1  the SPRT bounds (default 0 10)

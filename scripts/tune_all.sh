@@ -1,7 +1,8 @@
 #!/bin/sh
 # Self-play data and fitted evaluation weights for the built-in variants.
 #
-# Usage: scripts/tune_all.sh [VARIANT...]   (default: every built-in variant)
+# Usage: scripts/tune_all.sh [VARIANT...]   (default: every built-in variant, as
+# `strata variants` lists them)
 #
 # For each variant: `strata datagen` writes data/VARIANT.txt (seeded: the same command gives
 # the same file), then `strata tune` fits the weights to it and writes
@@ -16,7 +17,7 @@ cd "$(dirname "$0")/.."
 cargo build --release --quiet
 bin=target/release/strata
 mkdir -p data
-variants=${*:-chess pole polyhedron podionic pentaplane future-generation}
+variants=${*:-$("$bin" variants)}
 threads=$(nproc)
 for v in $variants; do
     case $v in

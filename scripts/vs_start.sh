@@ -5,7 +5,7 @@
 # Usage: scripts/vs_start.sh [NEW_BINARY] [GAMES] [VARIANT...]
 #   NEW_BINARY  default target/release/strata
 #   GAMES       the most games per variant (default 200; the SPRT may stop a variant sooner)
-#   VARIANT     default: pole polyhedron podionic pentaplane future-generation
+#   VARIANT     default: every variant NEW_BINARY plays (`strata variants`) but chess
 # Builds target/bins/strata-7f27833 first if it is missing. Each variant's log goes to
 # target/vs_start/VARIANT.txt; the last lines (Elo, games, pentanomial, LLR) are printed.
 set -eu
@@ -14,7 +14,7 @@ new=${1:-target/release/strata}
 games=${2:-200}
 [ $# -gt 0 ] && shift
 [ $# -gt 0 ] && shift
-variants=${*:-pole polyhedron podionic pentaplane future-generation}
+variants=${*:-$("$new" variants | grep -vx chess)}
 old=$(scripts/build_rev.sh 7f27833)
 mkdir -p target/vs_start
 for v in $variants; do

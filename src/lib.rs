@@ -3,11 +3,13 @@
 //! Layers, bottom up: [`rules`] (the games themselves: geometry, positions, move generation,
 //! notation, FEN, perft), [`eval`] (static evaluation per variant), [`search`] (parallel
 //! alpha-beta over any variant), and [`protocol`] (the UCI-compatible text protocol); beside
-//! them [`runner`] (`strata match`, the match runner and referee) and [`gui`] (`strata gui`,
-//! the browser GUI).
+//! them [`runner`] (`strata match`, the match runner and referee), [`gui`] (`strata gui`,
+//! the browser GUI) and [`tuning`] (`strata datagen`, `tune`, `train-net`); [`cli`] holds
+//! each subcommand's arguments and the code that runs it.
 
 #![warn(missing_docs)]
 
+pub mod cli;
 pub mod eval;
 pub mod files;
 pub mod gui;

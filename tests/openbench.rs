@@ -1,7 +1,8 @@
 //! What OpenBench needs of strata (contrib/openbench/README.md), checked the way OpenBench's
 //! worker does it, at OpenBench commit 9906bad18e044c4b455539317b8cf037393a7218:
-//! `make -j EXE=<name>` builds the engine (Client/utils.py `makefile_command`); `strata bench`
-//! is read with the worker's two regular expressions (Client/bench.py
+//! `make -j EXE=<name>` builds the engine (Client/utils.py `makefile_command`; the build
+//! itself is an ignored test, `cargo test --release --test openbench -- --ignored`);
+//! `strata bench` is read with the worker's two regular expressions (Client/bench.py
 //! `parse_stream_output`); and `strata match` runs the command line the worker builds
 //! (Client/worker.py `build_runner_command` and the `MatchRunner` methods it calls, plus
 //! contrib/openbench/worker.patch for our variants), its output read as
@@ -81,7 +82,42 @@ fn have_make() -> bool {
     ok
 }
 
+/// What `make -j EXE=<name>` runs, shown by `make -n` without running it: cargo's release
+/// build of the strata binary, linked to the path given. Running it is a second release
+/// build of the engine (the binary alone, without the tests' dependencies, so the library is
+/// built again: minutes on two cores), which the ignored test below does.
 #[test]
+fn make_with_exe_runs_the_release_build_of_the_engine() {
+    if !have_make() {
+        eprintln!("skipped: no make");
+        return;
+    }
+    let exe = scratch("openbench-make-n").join("strata-dev");
+    let out = Command::new("make")
+        .arg("-n")
+        .arg("-j")
+        .arg(format!("EXE={}", exe.display()))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        text.trim(),
+        format!(
+            "cargo rustc --release --bin strata -- --emit link={}",
+            exe.display()
+        )
+    );
+    assert!(!exe.exists(), "make -n built nothing");
+}
+
+#[test]
+#[ignore = "a second release build of the engine, minutes: run with --ignored"]
 fn make_with_exe_builds_a_working_engine() {
     if !have_make() {
         eprintln!("skipped: no make");

@@ -1,7 +1,7 @@
 //! Variants defined in files (`docs/variant-files.md`, `variants/`): the file-defined chess
 //! and Polyhedron against the built-in variants on every position of their perft suites,
-//! bad files refused with their line, the protocol's `VariantPath`, a file-defined variant
-//! refereed through `strata match`.
+//! bad files refused with their line, the protocol's `VariantPath`, `strata variants`, a
+//! file-defined variant refereed through `strata match`.
 
 mod common;
 
@@ -334,6 +334,48 @@ fn variant_path_loads_lists_and_keeps_working_after_a_bad_file() {
     assert!(text.contains("Nodes searched: 3897"), "{text}");
     assert!(best.len() >= 6, "{best}");
     let _ = std::fs::remove_file(bad);
+}
+
+/// `strata variants` with the arguments `args`: its output's lines.
+fn variants_listed(args: &[&str]) -> Vec<String> {
+    let out = Command::new(strata()).args(args).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn strata_variants_lists_the_builtin_ones_then_those_of_the_files() {
+    let builtin: Vec<String> = Variant::ALL.iter().map(|v| v.name().to_string()).collect();
+    assert_eq!(variants_listed(&["variants"]), builtin);
+    let file = root().join("variants/raumschach.toml");
+    let file = file.to_string_lossy();
+    let listed = variants_listed(&["--variant-file", &file, "variants"]);
+    assert_eq!(listed[..builtin.len()], builtin[..]);
+    assert_eq!(listed[builtin.len()..], ["raumschach".to_string()]);
+    let verbose = variants_listed(&["variants", "--verbose", "--variant-file", &file]);
+    assert_eq!(
+        verbose[0],
+        "chess colours=2 levels=1 cells=64 bench-depth=11 from=built-in"
+    );
+    // The file's path as it was loaded (made absolute).
+    let last = verbose.last().unwrap();
+    assert!(
+        last.starts_with("raumschach colours=2 levels=5 cells=125 bench-depth=7 from=/")
+            && last.ends_with("/variants/raumschach.toml"),
+        "{last}"
+    );
+    // Every line starts with the name the short form gives.
+    for (v, name) in verbose.iter().zip(&listed) {
+        assert_eq!(v.split(' ').next(), Some(name.as_str()), "{v}");
+    }
 }
 
 #[test]

@@ -20,8 +20,9 @@ use tokio::sync::OwnedSemaphorePermit;
 use tokio::sync::mpsc::Sender;
 
 use crate::rules::Variant;
-use crate::runner::args::{EngineConfig, EngineKind, Limits};
+use crate::runner::args::{EngineConfig, EngineKind};
 use crate::runner::engine::EngineProcess;
+use crate::runner::limits::Limits;
 use crate::runner::player::{Answer, Fault, Reply};
 
 /// How long the engine may take to answer `uci` and `isready`.

@@ -26,7 +26,7 @@ use super::options::{strength_label, strength_options};
 use crate::protocol::line::escape;
 use crate::rules::piece::{Colour, Piece};
 use crate::rules::{AnyGame, Game, MoveError, Variant, notation};
-use crate::runner::args::{Limits, TimeControl};
+use crate::runner::limits::{Limits, TimeControl};
 use crate::runner::openings::Opening;
 use crate::runner::pgn;
 use crate::runner::player::Reply;

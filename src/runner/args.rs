@@ -11,8 +11,7 @@
 use std::path::PathBuf;
 use std::str::FromStr;
 
-pub use super::limits::{Limits, TimeControl};
-use super::limits::{MAX_DEPTH, MAX_NODES, MAX_TIME_MS, seconds_to_ms};
+use super::limits::{Limits, MAX_DEPTH, MAX_NODES, MAX_TIME_MS, seconds_to_ms};
 use super::stats::{Sprt, SprtModel};
 use crate::protocol::line::{Line, check, escape};
 use crate::rules::Variant;

@@ -732,7 +732,7 @@ impl Player for EnginePlayer {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::runner::args::Limits;
+    use crate::runner::limits::Limits;
 
     /// An engine that answers the handshake and then never reads its input again: the lines
     /// sent to it wait in the pipe, then in the writer's queue; once [`UNREAD_LINES`] wait,

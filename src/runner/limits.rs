@@ -1,5 +1,7 @@
 //! Thinking limits: a clock (`tc=[moves/]seconds[+increment]`), a fixed time per move, a
-//! depth and a node count, as `--engine` and `--each` give them.
+//! depth and a node count, as `--engine` and `--each` give them. The referee keeps each
+//! seat's; the GUI sets its own for its engine and clocks ([`crate::gui`]), without the
+//! match's command line ([`super::args`]).
 //!
 //! Each is bounded (the `MAX_` constants below, listed in `strata match --help`), so that
 //! no clock arithmetic can overflow: clocks are i64 milliseconds, and deadlines are

@@ -548,7 +548,7 @@ mod tests {
 
     #[test]
     fn chess_is_written_in_san_without_a_variant_tag_and_reads_back() {
-        use crate::runner::args::Limits;
+        use crate::runner::limits::Limits;
         use crate::runner::openings::Opening;
         use crate::runner::referee::{RecordIds, Referee};
         let opening = Opening::default();

@@ -5,7 +5,7 @@
 //! referee cannot see (crashes, stalls, adjudication by scores, resignations) its callers
 //! decide.
 
-use super::args::Limits;
+use super::limits::Limits;
 use super::openings::Opening;
 use super::player::SearchInfo;
 use super::record::{GameRecord, GameResult, PlayedMove, Termination};
@@ -396,7 +396,7 @@ pub fn go_command(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::runner::args::TimeControl;
+    use crate::runner::limits::TimeControl;
     use crate::runner::pgn;
 
     fn ids() -> RecordIds {

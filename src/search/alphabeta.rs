@@ -177,14 +177,7 @@ impl<G: Evaluate> Worker<'_, G> {
             self.corrected(raw_eval)
         };
         self.evals[ply] = eval;
-        let improving = self.refined && !in_check && {
-            let before = |back: usize| (ply >= back).then(|| self.evals[ply - back]);
-            match (before(2), before(4)) {
-                (Some(e2), _) if e2 != -INFINITE => eval > e2,
-                (_, Some(e4)) if e4 != -INFINITE => eval > e4,
-                _ => true,
-            }
-        };
+        let improving = self.improving(ply, eval, in_check);
         let mut node = Node {
             ply,
             depth,
@@ -244,7 +237,36 @@ impl<G: Evaluate> Worker<'_, G> {
             // No move but the excluded one: that move is singular.
             return if best == -INFINITE { alpha } else { best };
         }
-        let bound = if best >= beta {
+        self.store_result(&node, key, raw_eval, alpha, (best, best_move));
+        best
+    }
+
+    /// Whether the static evaluation `eval` at `ply` is better than the same side's last
+    /// one (two plies before, else four), in the variants with the refined search.
+    fn improving(&self, ply: usize, eval: i32, in_check: bool) -> bool {
+        self.refined && !in_check && {
+            let before = |back: usize| (ply >= back).then(|| self.evals[ply - back]);
+            match (before(2), before(4)) {
+                (Some(e2), _) if e2 != -INFINITE => eval > e2,
+                (_, Some(e4)) if e4 != -INFINITE => eval > e4,
+                _ => true,
+            }
+        }
+    }
+
+    /// Step 4: the node's result (the best score and move, searched from `alpha`) stored
+    /// in the transposition table under `key` with the evaluation as computed, and the
+    /// correction history taught how far the evaluation was off.
+    fn store_result(
+        &mut self,
+        n: &Node,
+        key: u64,
+        raw_eval: i32,
+        alpha: i32,
+        (best, best_move): (i32, Move),
+    ) {
+        let (ply, depth, eval, in_check) = (n.ply, n.depth, n.eval, n.in_check);
+        let bound = if best >= n.beta {
             Bound::Lower
         } else if best > alpha {
             Bound::Exact
@@ -271,9 +293,9 @@ impl<G: Evaluate> Worker<'_, G> {
             && best.abs() < MATE_BOUND
             && let Some(k) = self.pos.correction_keys()
         {
-            self.history.update_correction(team, &k, depth, best - eval);
+            self.history
+                .update_correction(n.team, &k, depth, best - eval);
         }
-        best
     }
 
     /// Reverse futility and null-move pruning (non-PV nodes, not in check, beta not a mate).
@@ -446,24 +468,8 @@ impl<G: Evaluate> Worker<'_, G> {
             if prune_candidate && !self.pos.may_give_check(m) {
                 continue;
             }
-            // Exchange pruning: at low depth, a move that loses material by static exchange
-            // (more as the depth grows) is not tried. Only where the variant allows it
-            // (`Evaluate::see_pruning`): on the cheap estimate Podionic lost 164 Elo with it.
-            if searched > 0
-                && best > -MATE_BOUND
-                && !n.in_check
-                && depth <= SEE_PRUNE_MAX_DEPTH
-                && scores[i] < KILLER
-                && self.pos.see_pruning()
-            {
-                let margin = if quiet && !self.pos.may_give_check(m) {
-                    SEE_QUIET_MARGIN
-                } else {
-                    SEE_TACTICAL_MARGIN
-                };
-                if self.pos.see(m) < -margin * depth {
-                    continue;
-                }
+            if searched > 0 && best > -MATE_BOUND && self.exchange_pruned(n, m, quiet, scores[i]) {
+                continue;
             }
             let mut extension = None;
             if let Some(e) = n.tt
@@ -518,15 +524,8 @@ impl<G: Evaluate> Worker<'_, G> {
                         self.update_pv(ply, m);
                     }
                     if v >= beta {
-                        let bonus = history_bonus(depth);
-                        if quiet {
-                            self.reward_cutoff(ply, depth, piece, m, &quiets_tried);
-                        } else {
-                            self.history.update_capture(&self.pos, m, bonus);
-                        }
-                        for &c in &captures_tried {
-                            self.history.update_capture(&self.pos, c, -bonus);
-                        }
+                        let tried = (quiets_tried.as_slice(), captures_tried.as_slice());
+                        self.reward_beta_cutoff(n, (piece, m), quiet, tried);
                         break;
                     }
                 }
@@ -618,6 +617,47 @@ impl<G: Evaluate> Worker<'_, G> {
             v = self.child::<true>(same, new_depth, alpha, beta, ply + 1);
         }
         v
+    }
+
+    /// Exchange pruning of a move after the first (the best score so far not a mate): at low
+    /// depth, a move that loses material by static exchange (more as the depth grows) is
+    /// not tried, unless it is a killer or better (`ordering`). Only where the variant allows
+    /// it (`Evaluate::see_pruning`): on the cheap estimate Podionic lost 164 Elo with it.
+    fn exchange_pruned(&self, n: &Node, m: Move, quiet: bool, ordering: i32) -> bool {
+        if !n.in_check
+            && n.depth <= SEE_PRUNE_MAX_DEPTH
+            && ordering < KILLER
+            && self.pos.see_pruning()
+        {
+            let margin = if quiet && !self.pos.may_give_check(m) {
+                SEE_QUIET_MARGIN
+            } else {
+                SEE_TACTICAL_MARGIN
+            };
+            return self.pos.see(m) < -margin * n.depth;
+        }
+        false
+    }
+
+    /// Move `m` of `piece` caused a beta cutoff: a quiet one is rewarded as a killer and in
+    /// the histories ([`Self::reward_cutoff`]), a capture in the capture history; the
+    /// captures tried before it (`tried.1`; `tried.0` are the quiet ones) lose there.
+    fn reward_beta_cutoff(
+        &mut self,
+        n: &Node,
+        (piece, m): (crate::rules::piece::Piece, Move),
+        quiet: bool,
+        tried: (&[Move], &[Move]),
+    ) {
+        let bonus = history_bonus(n.depth);
+        if quiet {
+            self.reward_cutoff(n.ply, n.depth, piece, m, tried.0);
+        } else {
+            self.history.update_capture(&self.pos, m, bonus);
+        }
+        for &c in tried.1 {
+            self.history.update_capture(&self.pos, c, -bonus);
+        }
     }
 
     /// Futility pruning at the depth a late quiet move would be searched to after its

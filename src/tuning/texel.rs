@@ -21,7 +21,7 @@
 use super::data::Sample;
 use crate::eval::weights::{ONE, Weights};
 use crate::eval::{Evaluate, Score, Trace};
-use crate::rules::{AnyGame, Game};
+use crate::rules::{AnyGame, Game, Variant};
 use crate::with_game;
 
 /// The largest weight a fit gives (as a factor; the weights files accept up to 8).
@@ -119,6 +119,56 @@ pub struct Fit {
     /// Each ordered pair's difference (better minus worse, centipawns, White's team's
     /// view) before and after.
     pub order: Vec<(f64, f64)>,
+}
+
+impl Fit {
+    /// The header of the weights file this fit writes (its lines, to go before the weights
+    /// as comments): the variant, the command that `made_by` names, the positions, the
+    /// settings of `config`, the losses, the ordered pairs, and a `Data:` line per header
+    /// of the position files (`data`).
+    pub fn header(
+        &self,
+        variant: Variant,
+        made_by: &str,
+        config: &Config,
+        data: &[String],
+    ) -> Vec<String> {
+        let mut header = vec![
+            format!(
+                "Evaluation weights of {}: each term's middlegame and endgame weight (1024 = as computed).",
+                variant.name()
+            ),
+            format!("Made by: {made_by}"),
+            format!(
+                "{} training and {} validation positions, k = {:.6}, {} iterations of Adam (rate {}, lambda {}, table rate {}, table decay {})",
+                self.train,
+                self.validation,
+                self.k,
+                config.iterations,
+                config.rate,
+                config.lambda,
+                config.table_rate,
+                config.table_decay
+            ),
+            format!(
+                "Log loss: training {:.6} -> {:.6}, validation {:.6} -> {:.6}",
+                self.train_before, self.train_after, self.validation_before, self.validation_after
+            ),
+        ];
+        if !self.order.is_empty() {
+            let least = |pick: fn(&(f64, f64)) -> f64| {
+                self.order.iter().map(pick).fold(f64::INFINITY, f64::min)
+            };
+            header.push(format!(
+                "Ordered pairs: {}, least difference (better - worse) {:.0} -> {:.0} cp",
+                self.order.len(),
+                least(|o| o.0),
+                least(|o| o.1)
+            ));
+        }
+        header.extend(data.iter().map(|m| format!("Data: {m}")));
+        header
+    }
 }
 
 /// Receives the unweighted terms and the phase of one evaluation.
@@ -261,6 +311,36 @@ fn fit_k(points: &[Point], scale: &[f64]) -> f64 {
     (a + b) / 2.0
 }
 
+/// Which of the `len` fitted values (each term's and table entry's two weights, in the
+/// order of [`current`]) the fit may move: all but those of the terms and tables `keep`
+/// names.
+fn free_values(weights: &Weights, keep: &[String], len: usize) -> Result<Vec<bool>, String> {
+    let terms_len = weights.names().len();
+    let mut free = vec![true; len];
+    for name in keep {
+        if let Some(r) = weights.table_range(name) {
+            free[2 * (terms_len + r.start)..2 * (terms_len + r.end)]
+                .iter_mut()
+                .for_each(|f| *f = false);
+            continue;
+        }
+        let t = weights
+            .names()
+            .iter()
+            .position(|n| n == name)
+            .ok_or_else(|| {
+                format!(
+                    "no term or table '{name}' (terms: {}; tables: {})",
+                    weights.names().join(", "),
+                    weights.table_words().join(", ")
+                )
+            })?;
+        free[2 * t] = false;
+        free[2 * t + 1] = false;
+    }
+    Ok(free)
+}
+
 /// Fits `weights` (the variant's current ones) to `samples`, of which `games` gives each
 /// one's game; `progress` hears of every hundredth iteration (iteration, training loss).
 pub fn fit(
@@ -283,28 +363,7 @@ pub fn fit(
     let every = config.holdout_every.max(2);
     let start = current(weights);
     let terms_len = weights.names().len();
-    let mut free = vec![true; start.len()];
-    for name in &config.keep {
-        if let Some(r) = weights.table_range(name) {
-            free[2 * (terms_len + r.start)..2 * (terms_len + r.end)]
-                .iter_mut()
-                .for_each(|f| *f = false);
-            continue;
-        }
-        let t = weights
-            .names()
-            .iter()
-            .position(|n| n == name)
-            .ok_or_else(|| {
-                format!(
-                    "no term or table '{name}' (terms: {}; tables: {})",
-                    weights.names().join(", "),
-                    weights.table_words().join(", ")
-                )
-            })?;
-        free[2 * t] = false;
-        free[2 * t + 1] = false;
-    }
+    let free = free_values(weights, &config.keep, start.len())?;
     let (mut train, mut validation) = (Vec::new(), Vec::new());
     for ((g, s), game) in samples.iter().zip(games) {
         let p = Point::new(g, s, &start, terms_len);

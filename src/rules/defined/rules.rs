@@ -10,7 +10,7 @@ use std::sync::OnceLock;
 use std::collections::HashSet;
 
 use super::compiled::Compiled;
-use super::file::{BoardDef, OneOrMany, PieceDef, VariantDef};
+use super::file::{BoardDef, CastlingDef, OneOrMany, PieceDef, VariantDef};
 use super::limits::{self, MAX_HOLES};
 use super::pieces;
 use crate::rules::bitset::{BitSet, Cell};
@@ -439,27 +439,74 @@ fn kind_of(letters: &[char], s: &str) -> Option<Kind> {
 /// Compiles one definition (`path` names the file, for messages). Nothing is leaked: the
 /// rules' `'static` texts are filled in when the variant is registered
 /// (`registry::register`).
+///
+/// The phases run in the order of their checks, so that a definition with several faults
+/// is refused for the same one each time: the name, the board and the forward axes, the
+/// pieces, the pawns' double steps, promotion, castling, and the goal and stalemate; then
+/// the rules are assembled.
 pub fn compile(def: &VariantDef, path: &str) -> Result<Compiled, Refusal> {
     limits::texts(def)?;
+    check_name(def)?;
+    let spec = board_spec(def.board.get_ref(), &def.board.span())?;
+    let geo: Geometry<W> = Geometry::new(&spec);
+    let white_fwd = forward_axes(def.forward.get_ref(), &def.forward.span())?;
+    let pieces = compile_pieces(def, &geo, &white_fwd)?;
+    let double_step = double_steps(def, &geo, &pieces)?;
+    let promotion = promotion(def, &geo, &pieces)?;
+    let (castlings, castle_keep) = castlings(def, &geo)?;
+    let goal = goal(def)?;
+    let stalemate = stalemate(def)?;
+    Ok(assemble(
+        def,
+        path,
+        Parts {
+            geo,
+            pieces,
+            double_step,
+            promotion,
+            castlings,
+            castle_keep,
+            goal,
+            stalemate,
+        },
+    ))
+}
+
+/// The name: lower-case letters, digits and `-`.
+fn check_name(def: &VariantDef) -> Result<(), Refusal> {
     let name = def.name.get_ref();
-    let nspan = def.name.span();
     if name.is_empty()
         || !name
             .chars()
             .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
     {
         return refuse(
-            &nspan,
+            &def.name.span(),
             format!("name '{name}': use lower-case letters, digits and '-'"),
         );
     }
-    let spec = board_spec(def.board.get_ref(), &def.board.span())?;
-    let geo: Geometry<W> = Geometry::new(&spec);
-    let fwd_span = def.forward.span();
-    let white_fwd = forward_axes(def.forward.get_ref(), &fwd_span)?;
-    let black_fwd: Vec<(usize, i8)> = white_fwd.iter().map(|&(i, s)| (i, -s)).collect();
+    Ok(())
+}
 
-    // Pieces.
+/// The pieces of a definition, compiled: their letters and names, which kinds are royal,
+/// pawns and capture promoters (bit masks), and per colour how they move.
+struct PieceSet {
+    letters: Vec<char>,
+    names: Vec<String>,
+    royal: u16,
+    pawns: u16,
+    capture_promoters: u16,
+    movement: [Movement; 2],
+}
+
+/// The pieces' phase: each piece's letter and flags, its moves for both colours (Black's
+/// forward is White's reversed), and the inverse leap tables the attack test reads.
+fn compile_pieces(
+    def: &VariantDef,
+    geo: &Geometry<W>,
+    white_fwd: &[(usize, i8)],
+) -> Result<PieceSet, Refusal> {
+    let black_fwd: Vec<(usize, i8)> = white_fwd.iter().map(|&(i, s)| (i, -s)).collect();
     if def.piece.is_empty() || def.piece.len() > MAX_KINDS {
         return refuse(
             &def.board.span(),
@@ -473,7 +520,6 @@ pub fn compile(def: &VariantDef, path: &str) -> Result<Compiled, Refusal> {
     let mut piece_names: Vec<String> = Vec::new();
     let (mut royal, mut pawns, mut capture_promoters) = (0u16, 0u16, 0u16);
     let mut movement: [Movement; 2] = Default::default();
-    let dirs = geo.directions().to_vec();
     for (k, p) in def.piece.iter().enumerate() {
         let span = p.span();
         let pd = p.get_ref();
@@ -496,13 +542,13 @@ pub fn compile(def: &VariantDef, path: &str) -> Result<Compiled, Refusal> {
             );
         }
         let atoms = pieces::atoms(l, pd, &span)?;
-        for (c, fwd) in [&white_fwd, &black_fwd].into_iter().enumerate() {
+        for (c, fwd) in [white_fwd, black_fwd.as_slice()].into_iter().enumerate() {
             let side = pieces::Side {
-                white_forward: &white_fwd,
+                white_forward: white_fwd,
                 forward: fwd,
                 black: c == 1,
             };
-            let piece = pieces::compile(l, &atoms, pd.pawn, &geo, &side, &span)?;
+            let piece = pieces::compile(l, &atoms, pd.pawn, geo, &side, &span)?;
             let m = &mut movement[c];
             m.leap_move.push(piece.leap_move);
             m.leap_capture.push(piece.leap_capture);
@@ -512,7 +558,10 @@ pub fn compile(def: &VariantDef, path: &str) -> Result<Compiled, Refusal> {
     }
     let kinds = letters.len();
     if royal == 0 {
-        return refuse(&nspan, "no piece is royal: mark the King `royal = true`");
+        return refuse(
+            &def.name.span(),
+            "no piece is royal: mark the King `royal = true`",
+        );
     }
     for m in &mut movement {
         m.leap_attackers = (0..kinds)
@@ -527,6 +576,29 @@ pub fn compile(def: &VariantDef, path: &str) -> Result<Compiled, Refusal> {
             })
             .collect();
     }
+    Ok(PieceSet {
+        letters,
+        names: piece_names,
+        royal,
+        pawns,
+        capture_promoters,
+        movement,
+    })
+}
+
+/// The tables of directions the attack test reads ([`Rules`]' fields of the same names).
+struct DirectionTables {
+    /// Per direction, the reverse direction's index.
+    reverse: Vec<usize>,
+    /// Per direction, a step's length in cells.
+    dir_len: Vec<i32>,
+    /// Per colour and direction, the (kind, range) of the slides that capture that way.
+    slide_attackers: [Vec<Vec<(Kind, u32)>>; 2],
+}
+
+/// The direction tables of a board whose pieces move as `movement` says.
+fn direction_tables(geo: &Geometry<W>, movement: &[Movement; 2]) -> DirectionTables {
+    let dirs = geo.directions().to_vec();
     let reverse: Vec<usize> = dirs
         .iter()
         .map(|d| {
@@ -548,8 +620,21 @@ pub fn compile(def: &VariantDef, path: &str) -> Result<Compiled, Refusal> {
         }
         by_dir
     });
+    DirectionTables {
+        reverse,
+        dir_len,
+        slide_attackers,
+    }
+}
 
-    // Pawns: double steps, promotion.
+/// The pawns' phase: per colour the cells from which pawns may step twice (the ranks of
+/// `double_step_ranks`, and with `double_step_start` the start position's pawn cells), and
+/// the checks of double steps and en passant.
+fn double_steps(
+    def: &VariantDef,
+    geo: &Geometry<W>,
+    pieces: &PieceSet,
+) -> Result<[Bb; 2], Refusal> {
     let ranks = geo.extent().1 as i32;
     let dspan = def.double_step_ranks.span();
     let mut double_step = [Bb::EMPTY; 2];
@@ -575,7 +660,7 @@ pub fn compile(def: &VariantDef, path: &str) -> Result<Compiled, Refusal> {
         }
     }
     let double_step_start = def.double_step_start;
-    if pawns == 0
+    if pieces.pawns == 0
         && (!def.double_step_ranks.get_ref().is_empty() || def.en_passant || double_step_start)
     {
         return refuse(
@@ -585,7 +670,7 @@ pub fn compile(def: &VariantDef, path: &str) -> Result<Compiled, Refusal> {
     }
     if def.en_passant && def.double_step_ranks.get_ref().is_empty() && !double_step_start {
         return refuse(
-            &nspan,
+            &def.name.span(),
             "en_passant needs double_step_ranks or double_step_start",
         );
     }
@@ -594,15 +679,31 @@ pub fn compile(def: &VariantDef, path: &str) -> Result<Compiled, Refusal> {
         // adds nothing here).
         let text = def.start.get_ref().split_whitespace().next().unwrap_or("");
         let text = text.split('[').next().unwrap_or("");
-        let read = crate::rules::placement::read(text, &geo, |ch, _| {
-            crate::rules::placement::read_letter(&letters, ch)
+        let read = crate::rules::placement::read(text, geo, |ch, _| {
+            crate::rules::placement::read_letter(&pieces.letters, ch)
         });
         for (cell, piece) in read.unwrap_or_default() {
-            if pawns >> piece.kind() & 1 == 1 {
+            if pieces.pawns >> piece.kind() & 1 == 1 {
                 double_step[piece.colour().idx()].insert(cell);
             }
         }
     }
+    Ok(double_step)
+}
+
+/// How pawns promote: per colour the zone, the kinds they may become (`None`: those in the
+/// owner's reserve), and whether captured pieces go to a reserve.
+struct Promotion {
+    zone: [Bb; 2],
+    choices: Option<Vec<Kind>>,
+    reserve: bool,
+}
+
+/// The promotion phase: the choices, the zones (given, or by default the cells where no
+/// pawn can step on), and the check of `promotes_after_capture`.
+fn promotion(def: &VariantDef, geo: &Geometry<W>, pieces: &PieceSet) -> Result<Promotion, Refusal> {
+    let (royal, pawns) = (pieces.royal, pieces.pawns);
+    let kinds = pieces.letters.len();
     let pawn_kinds: Vec<usize> = (0..kinds).filter(|k| pawns >> k & 1 == 1).collect();
     let mut promotion_zone = [Bb::EMPTY; 2];
     let mut promotion_choices = None;
@@ -618,7 +719,7 @@ pub fn compile(def: &VariantDef, path: &str) -> Result<Compiled, Refusal> {
             other => {
                 let mut ks = Vec::new();
                 for s in names(other) {
-                    match kind_of(&letters, &s) {
+                    match kind_of(&pieces.letters, &s) {
                         // Each choice once: a repeated one would be a second, equal move.
                         Some(k) if ks.contains(&k) => {}
                         Some(k) if royal >> k & 1 == 0 && pawns >> k & 1 == 0 => ks.push(k),
@@ -644,7 +745,7 @@ pub fn compile(def: &VariantDef, path: &str) -> Result<Compiled, Refusal> {
                 for (c, zone) in promotion_zone.iter_mut().enumerate() {
                     for cell in 0..geo.cells() {
                         let stuck = pawn_kinds.iter().all(|&k| {
-                            movement[c].pawn_steps[k]
+                            pieces.movement[c].pawn_steps[k]
                                 .iter()
                                 .all(|&v| geo.step(cell, v).is_none())
                         });
@@ -674,14 +775,22 @@ pub fn compile(def: &VariantDef, path: &str) -> Result<Compiled, Refusal> {
             }
         }
     }
-    if capture_promoters != 0 && !reserve {
+    if pieces.capture_promoters != 0 && !reserve {
         return refuse(
-            &nspan,
+            &def.name.span(),
             "promotes_after_capture needs promotion choices = \"captured\" (a reserve)",
         );
     }
+    Ok(Promotion {
+        zone: promotion_zone,
+        choices: promotion_choices,
+        reserve,
+    })
+}
 
-    // Castling.
+/// The castling phase: the castling moves, and per cell the castling rights that survive
+/// a move from or to it.
+fn castlings(def: &VariantDef, geo: &Geometry<W>) -> Result<(Vec<Castling>, Vec<u32>), Refusal> {
     let mut castlings = Vec::new();
     if def.castling.len() > MAX_CASTLINGS {
         return refuse(
@@ -690,120 +799,159 @@ pub fn compile(def: &VariantDef, path: &str) -> Result<Compiled, Refusal> {
         );
     }
     for c in &def.castling {
-        let span = c.span();
-        let cd = c.get_ref();
-        let mut lc = cd.letter.chars();
-        let letter = match (lc.next(), lc.next()) {
-            (Some(l), None) if l.is_ascii_alphabetic() => l,
-            _ => {
-                return refuse(
-                    &span,
-                    format!("castling letter '{}': one letter", cd.letter),
-                );
-            }
-        };
-        let colour = if letter.is_ascii_uppercase() {
-            Colour::WHITE
-        } else {
-            Colour::BLACK
-        };
-        let cell = |n: &str| -> Result<Cell, Refusal> {
-            geo.parse_name(n).ok_or_else(|| Refusal {
-                span: span.clone(),
-                message: format!("castling: no cell '{n}'"),
-            })
-        };
-        let (king, rook, king_to, rook_to) = (
-            cell(&cd.king)?,
-            cell(&cd.rook)?,
-            cell(&cd.king_to)?,
-            cell(&cd.rook_to)?,
-        );
-        let line = |a: Cell, b: Cell| -> Result<Vec<Cell>, Refusal> {
-            // The cells from a to b inclusive along a straight line.
-            let (p, q) = (geo.coord(a), geo.coord(b));
-            let d = [q.x - p.x, q.y - p.y, q.z - p.z];
-            let n = d.iter().map(|x| x.abs()).max().unwrap_or(0);
-            if d.iter().any(|&x| x != 0 && x.abs() != n) {
-                return refuse(&span, "castling: the King and Rook must move along a line");
-            }
-            let v = d.map(|x| x.signum());
-            let mut cells = vec![a];
-            let mut cur = a;
-            for _ in 0..n {
-                cur = match geo.step(cur, v) {
-                    Some(c) => c,
-                    None => return refuse(&span, "castling: a line crosses a missing cell"),
-                };
-                cells.push(cur);
-            }
-            Ok(cells)
-        };
-        if king == rook || king == king_to && rook == rook_to {
-            return refuse(&span, "castling: the King and Rook must be apart and move");
-        }
-        if king_to == rook_to {
+        let castling = castling(c.get_ref(), &c.span(), geo)?;
+        if castlings.iter().any(|o: &Castling| {
+            o.letter == castling.letter
+                || (o.king == castling.king && o.king_to == castling.king_to)
+        }) {
             return refuse(
-                &span,
-                "castling: the King and Rook must end on different cells",
+                &c.span(),
+                format!("castling '{}' is given twice", castling.letter),
             );
         }
-        let king_path = line(king, king_to)?;
-        let mut empty: Bb = king_path.iter().copied().collect();
-        empty |= line(rook, rook_to)?.into_iter().collect();
-        empty |= line(king, rook)?.into_iter().collect();
-        empty.remove(king);
-        empty.remove(rook);
-        if castlings
-            .iter()
-            .any(|o: &Castling| o.letter == letter || (o.king == king && o.king_to == king_to))
-        {
-            return refuse(&span, format!("castling '{letter}' is given twice"));
-        }
-        castlings.push(Castling {
-            letter,
-            colour,
-            king,
-            king_to,
-            rook,
-            rook_to,
-            empty,
-            king_path: king_path.into_iter().skip(1).collect(),
-        });
+        castlings.push(castling);
     }
     let mut castle_keep = vec![u32::MAX; geo.cells()];
     for (i, c) in castlings.iter().enumerate() {
         castle_keep[c.king] &= !(1 << i);
         castle_keep[c.rook] &= !(1 << i);
     }
+    Ok((castlings, castle_keep))
+}
 
-    let goal = match def.goal.as_ref().map(|g| (g.get_ref().as_str(), g.span())) {
-        None | Some(("checkmate", _)) => Goal::Checkmate,
-        Some(("royal-capture", _)) => Goal::RoyalCapture,
-        Some((g, span)) => {
-            return refuse(
-                &span,
-                format!("goal '{g}': write \"checkmate\" or \"royal-capture\""),
-            );
+/// One castling move (`span`: its table in the file).
+fn castling(cd: &CastlingDef, span: &Range<usize>, geo: &Geometry<W>) -> Result<Castling, Refusal> {
+    let mut lc = cd.letter.chars();
+    let letter = match (lc.next(), lc.next()) {
+        (Some(l), None) if l.is_ascii_alphabetic() => l,
+        _ => {
+            return refuse(span, format!("castling letter '{}': one letter", cd.letter));
         }
     };
-    let stalemate = match def
-        .stalemate
-        .as_ref()
-        .map(|g| (g.get_ref().as_str(), g.span()))
-    {
-        None | Some(("draw", _)) => Stalemate::Draw,
-        Some(("loss", _)) => Stalemate::Loss,
-        Some(("win", _)) => Stalemate::Win,
-        Some((s, span)) => {
-            return refuse(
-                &span,
-                format!("stalemate '{s}': write \"draw\", \"loss\" or \"win\""),
-            );
-        }
+    let colour = if letter.is_ascii_uppercase() {
+        Colour::WHITE
+    } else {
+        Colour::BLACK
     };
-    let extra = 1 + MAX_CASTLINGS + geo.cells() + 2 * MAX_KINDS * MAX_RESERVE;
-    let zobrist = Zobrist::new(&format!("file:{name}"), geo.cells(), extra);
+    let cell = |n: &str| -> Result<Cell, Refusal> {
+        geo.parse_name(n).ok_or_else(|| Refusal {
+            span: span.clone(),
+            message: format!("castling: no cell '{n}'"),
+        })
+    };
+    let (king, rook, king_to, rook_to) = (
+        cell(&cd.king)?,
+        cell(&cd.rook)?,
+        cell(&cd.king_to)?,
+        cell(&cd.rook_to)?,
+    );
+    let line = |a: Cell, b: Cell| -> Result<Vec<Cell>, Refusal> {
+        // The cells from a to b inclusive along a straight line.
+        let (p, q) = (geo.coord(a), geo.coord(b));
+        let d = [q.x - p.x, q.y - p.y, q.z - p.z];
+        let n = d.iter().map(|x| x.abs()).max().unwrap_or(0);
+        if d.iter().any(|&x| x != 0 && x.abs() != n) {
+            return refuse(span, "castling: the King and Rook must move along a line");
+        }
+        let v = d.map(|x| x.signum());
+        let mut cells = vec![a];
+        let mut cur = a;
+        for _ in 0..n {
+            cur = match geo.step(cur, v) {
+                Some(c) => c,
+                None => return refuse(span, "castling: a line crosses a missing cell"),
+            };
+            cells.push(cur);
+        }
+        Ok(cells)
+    };
+    if king == rook || king == king_to && rook == rook_to {
+        return refuse(span, "castling: the King and Rook must be apart and move");
+    }
+    if king_to == rook_to {
+        return refuse(
+            span,
+            "castling: the King and Rook must end on different cells",
+        );
+    }
+    let king_path = line(king, king_to)?;
+    let mut empty: Bb = king_path.iter().copied().collect();
+    empty |= line(rook, rook_to)?.into_iter().collect();
+    empty |= line(king, rook)?.into_iter().collect();
+    empty.remove(king);
+    empty.remove(rook);
+    Ok(Castling {
+        letter,
+        colour,
+        king,
+        king_to,
+        rook,
+        rook_to,
+        empty,
+        king_path: king_path.into_iter().skip(1).collect(),
+    })
+}
+
+/// What ends the game: checkmate (the default) or the capture of the royal piece.
+fn goal(def: &VariantDef) -> Result<Goal, Refusal> {
+    Ok(
+        match def.goal.as_ref().map(|g| (g.get_ref().as_str(), g.span())) {
+            None | Some(("checkmate", _)) => Goal::Checkmate,
+            Some(("royal-capture", _)) => Goal::RoyalCapture,
+            Some((g, span)) => {
+                return refuse(
+                    &span,
+                    format!("goal '{g}': write \"checkmate\" or \"royal-capture\""),
+                );
+            }
+        },
+    )
+}
+
+/// What stalemate is: a draw (the default), a loss or a win.
+fn stalemate(def: &VariantDef) -> Result<Stalemate, Refusal> {
+    Ok(
+        match def
+            .stalemate
+            .as_ref()
+            .map(|g| (g.get_ref().as_str(), g.span()))
+        {
+            None | Some(("draw", _)) => Stalemate::Draw,
+            Some(("loss", _)) => Stalemate::Loss,
+            Some(("win", _)) => Stalemate::Win,
+            Some((s, span)) => {
+                return refuse(
+                    &span,
+                    format!("stalemate '{s}': write \"draw\", \"loss\" or \"win\""),
+                );
+            }
+        },
+    )
+}
+
+/// What the phases of [`compile`] made, for [`assemble`].
+struct Parts {
+    geo: Geometry<W>,
+    pieces: PieceSet,
+    double_step: [Bb; 2],
+    promotion: Promotion,
+    castlings: Vec<Castling>,
+    castle_keep: Vec<u32>,
+    goal: Goal,
+    stalemate: Stalemate,
+}
+
+/// The last phase: the rules assembled from the checked parts, with their keys and the
+/// attack test's direction tables.
+fn assemble(def: &VariantDef, path: &str, p: Parts) -> Compiled {
+    let name = def.name.get_ref();
+    let DirectionTables {
+        reverse,
+        dir_len,
+        slide_attackers,
+    } = direction_tables(&p.geo, &p.pieces.movement);
+    let extra = 1 + MAX_CASTLINGS + p.geo.cells() + 2 * MAX_KINDS * MAX_RESERVE;
+    let zobrist = Zobrist::new(&format!("file:{name}"), p.geo.cells(), extra);
     // The `'static` texts stay empty until the variant is registered: a refused file leaks
     // nothing.
     let info = VariantInfo {
@@ -830,24 +978,24 @@ pub fn compile(def: &VariantDef, path: &str) -> Result<Compiled, Refusal> {
             .unwrap_or_default(),
         path: path.to_string(),
         info,
-        geo,
+        geo: p.geo,
         zobrist,
-        letters,
-        kinds,
-        royal,
-        pawns,
-        capture_promoters,
-        movement,
-        double_step,
+        kinds: p.pieces.letters.len(),
+        letters: p.pieces.letters,
+        royal: p.pieces.royal,
+        pawns: p.pieces.pawns,
+        capture_promoters: p.pieces.capture_promoters,
+        movement: p.pieces.movement,
+        double_step: p.double_step,
         en_passant: def.en_passant,
-        double_step_start,
-        promotion_zone,
-        promotion_choices,
-        reserve,
-        castlings,
-        castle_keep,
-        goal,
-        stalemate,
+        double_step_start: def.double_step_start,
+        promotion_zone: p.promotion.zone,
+        promotion_choices: p.promotion.choices,
+        reserve: p.promotion.reserve,
+        castlings: p.castlings,
+        castle_keep: p.castle_keep,
+        goal: p.goal,
+        stalemate: p.stalemate,
         move_rule: def.move_rule,
         bare_kings_draw: def.bare_kings_draw,
         reverse,
@@ -855,12 +1003,12 @@ pub fn compile(def: &VariantDef, path: &str) -> Result<Compiled, Refusal> {
         dir_len,
         eval: OnceLock::new(),
     };
-    Ok(Compiled::new(
+    Compiled::new(
         rules,
         name.clone(),
         def.start.get_ref().trim().to_string(),
-        piece_names,
-    ))
+        p.pieces.names,
+    )
 }
 
 impl Rules {

@@ -1,0 +1,118 @@
+//! `strata train-net`: trains the chess evaluation network ([`crate::tuning::net_train`]) on
+//! datagen positions.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use super::{command_line, say};
+use crate::tuning::net_train::{Config, FloatNet, mean_loss, read, save, terms_loss, train};
+
+/// The arguments of `strata train-net`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Chess position files written by `strata datagen` (one or more).
+    #[arg(long, num_args = 1.., required = true)]
+    data: Vec<PathBuf>,
+    /// Full passes over the training positions.
+    #[arg(long, default_value_t = 20)]
+    epochs: usize,
+    /// Positions per step.
+    #[arg(long, default_value_t = 16384)]
+    batch: usize,
+    /// AdamW's initial step size (it falls on a cosine to a tenth).
+    #[arg(long, default_value_t = 0.001)]
+    rate: f32,
+    /// AdamW's weight decay.
+    #[arg(long, default_value_t = 0.01)]
+    weight_decay: f32,
+    /// Target = LAMBDA * result + (1 - LAMBDA) * sigmoid(score / K).
+    #[arg(long, default_value_t = 0.5)]
+    lambda: f32,
+    /// The logistic scale of scores, in centipawns.
+    #[arg(long, default_value_t = 180.0)]
+    k: f32,
+    /// Hold out every N-th game for validation.
+    #[arg(long, default_value_t = 20)]
+    holdout: usize,
+    /// Training threads.
+    #[arg(long, default_value_t = 2)]
+    threads: usize,
+    /// Seed of the initial weights and the shuffles.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Do not mirror half the positions left to right each epoch.
+    #[arg(long)]
+    no_mirror: bool,
+    /// Start from this network file instead of random weights (to train a network further
+    /// on new games).
+    #[arg(long)]
+    init: Option<PathBuf>,
+    /// Write the network here after every epoch (e.g. src/eval/nets/chess.net).
+    #[arg(long)]
+    out: PathBuf,
+}
+
+/// Runs `strata train-net`.
+pub fn run(args: Args) -> Result<(), String> {
+    let paths: Vec<String> = args
+        .data
+        .iter()
+        .map(|p| p.to_string_lossy().into_owned())
+        .collect();
+    let start = Instant::now();
+    let (mut training, validation) = read(&paths, args.holdout)?;
+    say(&format!(
+        "{} training and {} validation positions ({:.1} s)",
+        training.len(),
+        validation.len(),
+        start.elapsed().as_secs_f64()
+    ));
+    if training.is_empty() {
+        return Err("no training positions".into());
+    }
+    let config = Config {
+        epochs: args.epochs,
+        batch: args.batch.max(1),
+        rate: args.rate,
+        lambda: args.lambda,
+        k: args.k,
+        threads: args.threads.max(1),
+        seed: args.seed,
+        weight_decay: args.weight_decay,
+        mirror: !args.no_mirror,
+    };
+    let mut net = match &args.init {
+        None => FloatNet::random(args.seed),
+        Some(path) => {
+            let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            let net = crate::eval::network::Network::read(&bytes)
+                .map_err(|e| format!("{}: {e}", path.display()))?;
+            FloatNet::from_network(&net)
+        }
+    };
+    say(&format!(
+        "the evaluation by terms: validation loss {:.6}",
+        terms_loss(&validation, &config)
+    ));
+    say(&format!(
+        "before: training loss {:.6}, validation loss {:.6}",
+        mean_loss(&net, &training, &config),
+        mean_loss(&net, &validation, &config)
+    ));
+    let out = args.out.to_string_lossy().into_owned();
+    train(
+        &mut net,
+        &mut training,
+        &validation,
+        &config,
+        &mut |epoch, t, v| {
+            say(&format!(
+                "epoch {epoch}: training loss {t:.6}, validation loss {v:.6} ({:.0} s)",
+                start.elapsed().as_secs_f64()
+            ))
+        },
+        &mut |net| save(net, &out),
+    )?;
+    say(&format!("written {out}; made by: {}", command_line()));
+    Ok(())
+}
