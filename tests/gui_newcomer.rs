@@ -47,7 +47,7 @@ const NAMES: &[(&str, &str, &str)] = &[
     (
         "raumschach",
         "Raumschach",
-        "5 levels of 5x5, from a variant file: F. Maack",
+        "Unicorn",
     ),
 ];
 

@@ -77,10 +77,10 @@ fn board_words(layout: &crate::rules::geometry::Layout) -> String {
 pub fn title_and_summary(v: Variant) -> (String, String) {
     if let Variant::Defined(d) = v {
         let board = board_words(&v.layout());
-        let summary = if d.0.source.is_empty() {
-            format!("{board}, from a variant file")
-        } else {
-            format!("{board}, from a variant file: {}", d.0.source)
+        let summary = match (&d.0.summary, &d.0.source) {
+            (s, _) if !s.is_empty() => s.clone(),
+            (_, source) if source.is_empty() => format!("{board}, from a variant file"),
+            (_, source) => format!("{board}, from a variant file: {source}"),
         };
         let title = if d.0.title.is_empty() {
             v.name().to_string()
@@ -274,7 +274,7 @@ mod tests {
     }
 
     /// Every built-in variant has its full name, its line and its rules page; a variant
-    /// from a file its own title, and a line made of its board and source.
+    /// from a file its own title and line (else a line made of its board and source).
     #[test]
     fn every_variant_is_named_for_people() {
         for v in Variant::ALL {
@@ -292,11 +292,31 @@ mod tests {
         let raumschach = crate::rules::defined::load_file(path).unwrap()[0];
         let view = variant_view(raumschach);
         assert_eq!(view.title, "Raumschach");
-        assert!(
-            view.summary
-                .starts_with("5 levels of 5x5, from a variant file: F. Maack")
+        // The file's own line; a file without one: its board and source.
+        assert_eq!(
+            view.summary,
+            "chess in a 5x5x5 cube, with the Unicorn that moves through the corners of the cells"
         );
         assert!(view.from_file);
+        let text = std::fs::read_to_string(path).unwrap();
+        let bare = std::env::temp_dir().join(format!("strata-summary-{}.toml", std::process::id()));
+        let text = text.replace("name = \"raumschach\"", "name = \"raumschach-bare\"");
+        let text: String = text
+            .lines()
+            .filter(|l| !l.starts_with("summary = "))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        std::fs::write(&bare, text).unwrap();
+        let bare_view =
+            variant_view(crate::rules::defined::load_file(bare.to_str().unwrap()).unwrap()[0]);
+        std::fs::remove_file(&bare).ok();
+        assert!(
+            bare_view
+                .summary
+                .starts_with("5 levels of 5x5, from a variant file: F. Maack"),
+            "{}",
+            bare_view.summary
+        );
         assert_eq!(view.rules_page.as_deref(), Some("/rules/raumschach.html"));
     }
 

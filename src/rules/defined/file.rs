@@ -25,6 +25,9 @@ pub struct VariantDef {
     /// Where its rules come from.
     #[serde(default)]
     pub source: Option<Spanned<String>>,
+    /// What is special about it, in a line for players (the GUI shows it under its name).
+    #[serde(default)]
+    pub summary: Option<Spanned<String>>,
     /// The board.
     pub board: Spanned<BoardDef>,
     /// White's forward axes (`"y"`, `"z"`, or `"-y"`...); Black's are the opposite ones.

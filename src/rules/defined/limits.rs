@@ -64,7 +64,11 @@ pub(super) fn text(
 pub(super) fn texts(def: &VariantDef) -> Result<(), Refusal> {
     let any = usize::MAX;
     text("name", def.name.get_ref(), &def.name.span(), MAX_NAME_CHARS)?;
-    for (what, t) in [("title", &def.title), ("source", &def.source)] {
+    for (what, t) in [
+        ("title", &def.title),
+        ("source", &def.source),
+        ("summary", &def.summary),
+    ] {
         if let Some(t) = t {
             text(what, t.get_ref(), &t.span(), MAX_TEXT_CHARS)?;
         }

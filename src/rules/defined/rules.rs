@@ -125,6 +125,8 @@ pub struct Rules {
     pub title: String,
     /// Where its rules come from.
     pub source: String,
+    /// What is special about it, in a line for players (empty if the file gives none).
+    pub summary: String,
     /// The file it was read from.
     pub path: String,
     /// What the rest of the engine reads about every variant (its start position, bench
@@ -973,6 +975,11 @@ fn assemble(def: &VariantDef, path: &str, p: Parts) -> Compiled {
             .map_or_else(|| name.clone(), |t| t.get_ref().clone()),
         source: def
             .source
+            .as_ref()
+            .map(|s| s.get_ref().clone())
+            .unwrap_or_default(),
+        summary: def
+            .summary
             .as_ref()
             .map(|s| s.get_ref().clone())
             .unwrap_or_default(),
