@@ -18,6 +18,7 @@ pub mod piece;
 pub mod placement;
 pub mod podionic;
 pub mod polyhedron;
+pub mod position;
 pub mod registry;
 pub mod sink;
 pub mod variant;
