@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Measure what strata's strength levels are worth in Elo: the tables of README "Strength levels".
+"""Measure what strata's strength levels are worth in Elo: the tables of docs/results.md "Strength levels".
 
 Every figure comes from `strata match` (its `Games:` line); the script only chooses
 the pairings and adds up the results. Four commands:
@@ -24,7 +24,7 @@ beyond it; the script caps Stockfish's depth at that pick depth, which leaves it
 are and saves its clock time. strata's levels below 20 stop at their node limit, so their
 games are fast too; only full strength (level 20) uses its clock.
 
-Examples (2 cores; README "Strength levels" gives every command its tables came from):
+Examples (2 cores; docs/results.md "Strength levels" gives every command its tables came from):
   python3 scripts/calibrate_strength.py chess-ladder --games 100 \\
       --pairs 5:1450,7:1450,6:1700,8:1700,10:1700,13:1900,15:1900
   python3 scripts/calibrate_strength.py chess-verify --elos 1450,1700 --games 100

@@ -35,7 +35,7 @@ struct Cli {
 enum Cmd {
     /// Speak the protocol on stdin/stdout (the default).
     Uci,
-    /// Count the leaves of the legal-move tree (single thread) and report the speed.
+    /// Count the leaves of the legal-move tree and report the speed.
     Perft(PerftArgs),
     /// Search fixed positions to a fixed depth: a node-count checksum and a speed figure.
     Bench(BenchArgs),

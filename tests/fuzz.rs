@@ -19,26 +19,15 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use common::fuzz::{self, Fuzzer};
+use common::fuzz::{self, Fuzzer, iters};
 use rand::Rng;
 use strata::protocol::command::Command;
 use strata::protocol::{Captured, Engine};
 use strata::rules::{AnyGame, Game, MoveList, Variant};
 
-/// Inputs per target and variant: `STRATA_FUZZ_ITERS`, else `default`.
-fn iters(default: usize) -> usize {
-    std::env::var("STRATA_FUZZ_ITERS")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(default)
-}
-
 /// The base seed: `STRATA_FUZZ_SEED`, else a fixed one.
 fn base_seed() -> u64 {
-    std::env::var("STRATA_FUZZ_SEED")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(0x5712_a7a0)
+    common::fuzz::env_seed(0x5712_a7a0)
 }
 
 fn seed_for(target: u64, variant: Variant) -> u64 {

@@ -236,10 +236,21 @@ async fn every_message_type() {
     assert_eq!(moves(&s), ["e2e4", "e7e5", "g1f3"]);
     let examples = s["move_examples"].as_str().unwrap().to_string();
     assert!(examples.contains(", or "), "{examples}");
+    // Why the pieces the text is about cannot make it: one, a few, or none that fits.
+    let e = refused(&mut ws, json!({"type": "move", "move": "Ke3"})).await;
+    assert_eq!(e, "illegal move Ke3: the king on e8 does not move to e3");
     let e = refused(&mut ws, json!({"type": "move", "move": "Re1"})).await;
     assert_eq!(
         e,
-        format!("illegal move Re1: no legal move here is written so: type a move as {examples}")
+        "illegal move Re1: the rook on a8 does not move to e1; the rook on h8 does not move to e1"
+    );
+    let e = refused(&mut ws, json!({"type": "move", "move": "Rbe1"})).await;
+    assert_eq!(
+        e,
+        format!(
+            "illegal move Rbe1: Black has no piece that fits 'Rbe1' and could move to e1: \
+             type a move as {examples}"
+        )
     );
     let e = refused(&mut ws, json!({"type": "move", "move": "Kd9"})).await;
     assert!(
@@ -399,7 +410,7 @@ fn fake_engine(dir: &std::path::Path, nth: u32, pid_file: &std::path::Path) -> S
          \x20 printf '%s\\n' \"$line\"\n\
          done | '{strata}'\n",
         pid = pid_file.display(),
-        strata = env!("CARGO_BIN_EXE_strata"),
+        strata = common::browser::strata_bin().display(),
     );
     std::fs::write(&path, script).unwrap();
     #[cfg(unix)]
@@ -512,9 +523,10 @@ async fn a_persons_clock_runs_out() {
     let server = Server::start(&[]);
     let mut ws = connect(&server).await;
     next_of(&mut ws, "hello").await;
+    // After each colour's first move (a colour's first move is not timed).
     let s = new_game(
         &mut ws,
-        json!({"variant": "chess", "seats": ["human", "engine"], "clock": {"base_ms": 400, "inc_ms": 0}}),
+        json!({"variant": "chess", "seats": ["human", "engine"], "moves": ["e2e4", "e7e5"], "clock": {"base_ms": 400, "inc_ms": 0}}),
     )
     .await;
     assert_eq!(s["clock_running"], 0);
@@ -910,6 +922,66 @@ async fn control_characters_in_any_field_are_refused() {
     assert!(e.contains("move 2 of 2 holds a control character"), "{e}");
 }
 
+/// As on lichess, no clock runs before the first moves: a colour's clock starts after its own
+/// first move, which is not charged (nor given the increment). Four colours: each its own.
+#[tokio::test(flavor = "multi_thread")]
+async fn no_clock_runs_before_a_colours_first_move() {
+    let server = Server::start(&[]);
+    let mut ws = connect(&server).await;
+    next_of(&mut ws, "hello").await;
+    let clock = json!({"base_ms": 60000, "inc_ms": 1000});
+    let s = new_game(
+        &mut ws,
+        json!({"variant": "chess", "seats": ["human", "engine"], "clock": clock}),
+    )
+    .await;
+    assert!(s["clock_running"].is_null(), "{s}");
+    // A person's clock does not run out before the first move.
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    send(&mut ws, json!({"type": "move", "move": "e2e4"})).await;
+    let s = state_where(&mut ws, |s| moves(s).len() == 1).await;
+    assert_eq!(
+        s["clocks"][0], 60000,
+        "White's first move is not timed: {s}"
+    );
+    // Black's (the engine's) first move is not timed either; then White's clock runs.
+    let s = state_where(&mut ws, |s| moves(s).len() == 2).await;
+    assert_eq!(s["clocks"][1], 60000, "{s}");
+    assert_eq!(s["clock_running"], 0, "{s}");
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    send(&mut ws, json!({"type": "move", "move": "g1f3"})).await;
+    let s = state_where(&mut ws, |s| moves(s).len() == 3).await;
+    let white = s["clocks"][0].as_i64().unwrap();
+    assert!(
+        white < 61000 && white > 50000,
+        "White's second move is timed, with the increment: {s}"
+    );
+    // Four colours: each colour's clock starts after its own first move.
+    let s = new_game(
+        &mut ws,
+        json!({"variant": "future-generation", "seats": ["human", "human", "human", "human"], "clock": clock}),
+    )
+    .await;
+    assert!(s["clock_running"].is_null(), "{s}");
+    let mut s = s;
+    for played in 1..=4 {
+        let mv = s["legal"][0]["move"]
+            .as_str()
+            .expect("a legal move")
+            .to_string();
+        send(&mut ws, json!({"type": "move", "move": mv})).await;
+        s = state_where(&mut ws, |s| moves(s).len() == played).await;
+        if played < 4 {
+            assert!(s["clock_running"].is_null(), "after {played} moves: {s}");
+        } else {
+            assert_eq!(s["clock_running"], 0, "White has moved: {s}");
+        }
+        for c in 0..4 {
+            assert_eq!(s["clocks"][c], 60000, "after {played} moves: {s}");
+        }
+    }
+}
+
 /// Issue 70, finding 10: `base_ms` of 2^63 became a negative clock that lost on time at
 /// once. Every clock and engine limit of `new_game` is bounded, and refused beyond.
 #[tokio::test(flavor = "multi_thread")]
@@ -994,7 +1066,7 @@ async fn long_move_lists_and_pgns_are_refused() {
         e["message"]
             .as_str()
             .unwrap()
-            .contains("holds 5001 games; at most 5000"),
+            .contains("holds more than 5000 games"),
         "{e}"
     );
     // Within the bounds, all is well; the board is the one before.
@@ -1098,7 +1170,7 @@ fn slow_engine(dir: &std::path::Path) -> String {
          \x20 case \"$line\" in go*) sleep 0.05 ;; esac\n\
          \x20 printf '%s\\n' \"$line\"\n\
          done | '{strata}'\n",
-        strata = env!("CARGO_BIN_EXE_strata"),
+        strata = common::browser::strata_bin().display(),
     );
     std::fs::write(&path, script).unwrap();
     #[cfg(unix)]

@@ -569,41 +569,6 @@ async fn polyhedron_highlight_latency_is_reported() {
     b.close().await;
 }
 
-/// `plies` moves of strata against itself from `variant`'s start, at a few thousand nodes a
-/// move (the protocol over the built binary).
-fn engine_game(variant: &str, plies: usize) -> Vec<String> {
-    use std::io::{BufRead, BufReader, Write};
-    use std::process::{Command, Stdio};
-    let mut child = Command::new(env!("CARGO_BIN_EXE_strata"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("strata starts");
-    let mut input = child.stdin.take().expect("stdin");
-    let mut output = BufReader::new(child.stdout.take().expect("stdout"));
-    writeln!(input, "setoption name UCI_Variant value {variant}").unwrap();
-    let mut moves: Vec<String> = Vec::new();
-    for _ in 0..plies {
-        writeln!(input, "position startpos moves {}", moves.join(" ")).unwrap();
-        writeln!(input, "go nodes 20000").unwrap();
-        let mut line = String::new();
-        let best = loop {
-            line.clear();
-            assert!(output.read_line(&mut line).unwrap() > 0, "strata ended");
-            if let Some(rest) = line.strip_prefix("bestmove ") {
-                break rest.split_whitespace().next().unwrap_or("").to_string();
-            }
-        };
-        if best == "(none)" || best.is_empty() {
-            break;
-        }
-        moves.push(best);
-    }
-    writeln!(input, "quit").unwrap();
-    let _ = child.wait();
-    moves
-}
-
 /// The screenshots of `docs/screenshots/` (shown in the README): in each variant the start
 /// followed by a few moves of strata against itself, then a piece of the person selected
 /// with its targets lit (in the 3D variants, targets on other levels). Run on demand:
@@ -619,7 +584,7 @@ async fn screenshots_for_the_docs() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("docs/screenshots");
     for v in Variant::ALL {
         let colours = v.info().colours;
-        let moves = engine_game(v.name(), 4 * colours);
+        let moves = common::browser::engine_game(v.name(), 4 * colours, 20_000);
         // The person has the move after them (White: the game went round).
         let seats = if colours == 4 {
             "seats=white,gold"
@@ -641,7 +606,7 @@ async fn screenshots_for_the_docs() {
     }
     // The 3D view's pictures come from tests/gui_3d.rs's own `screenshots_for_the_docs`.
     // An analysis board of a Pentaplane game: three lines, then a variation from one.
-    let moves = engine_game("pentaplane", 6);
+    let moves = common::browser::engine_game("pentaplane", 6, 20_000);
     b.open(&format!(
         "variant=pentaplane&mode=analysis&moves={}",
         moves.join(",")

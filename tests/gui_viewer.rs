@@ -69,7 +69,8 @@ async fn a_match_pgn_opens_and_every_game_steps_to_its_end() {
     std::fs::create_dir_all(&dir).unwrap();
     let pgn_path = dir.join("match.pgn");
     let _ = std::fs::remove_file(&pgn_path);
-    let exe = env!("CARGO_BIN_EXE_strata");
+    let exe = common::browser::strata_bin();
+    let exe = exe.to_str().expect("a UTF-8 path");
     let status = Command::new(exe)
         .args([
             "match",

@@ -22,26 +22,15 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use common::fuzz::Fuzzer;
+use common::fuzz::{Fuzzer, iters};
 use rand::Rng;
 use strata::protocol::{Captured, Engine};
 use strata::rules::defined::{self, limits};
 use strata::rules::{AnyGame, Game};
 
-/// Inputs: `STRATA_FUZZ_ITERS`, else `default`.
-fn iters(default: usize) -> usize {
-    std::env::var("STRATA_FUZZ_ITERS")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(default)
-}
-
 /// The seed: `STRATA_FUZZ_SEED`, else a fixed one.
 fn seed() -> u64 {
-    std::env::var("STRATA_FUZZ_SEED")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(0x70_f11e)
+    common::fuzz::env_seed(0x70_f11e)
 }
 
 /// A hang detector, not a speed test: far above what any load takes.

@@ -9,9 +9,18 @@ import { Editor } from './editor.js';
 import { Connection } from './connection.js';
 import { NewGameDialog, gameFromUrl } from './newgame.js';
 import { COLOURS, pieceSvg } from './pieces.js';
-import { Clocks, showHands, showLegend, showMoves } from './panel.js';
+import { Clocks, MoveListKeys, scoreFromFirstTeam, showHands, showLegend, showMoves } from './panel.js';
+import { PieceView } from './piecemoves.js';
+import { RulesDialog } from './rules.js';
 
 const $ = (id) => document.getElementById(id);
+
+/**
+ * What a typed move must look like: shown under the "Type a move" box and added to the
+ * message when a typed move is refused. One string, in one place.
+ */
+const TYPED_MOVE_HINT =
+  'Type a move as players write it: Nf3, exd5, O-O, e8=Q (on a 3D board with the level: NCc5), a drop O@e4, a shot Z*Ca4, -- to pass; or as from-cell and to-cell: e2e4, Cc3Cc5.';
 
 const app = {
   hello: null,
@@ -24,6 +33,7 @@ const app = {
   flipped: false,
   engineLine: '',
   settings: {}, // the clock, engine limit and strength of the last game started here
+  typed: false, // a typed move is waiting for the server's answer
 };
 
 /** Starts a new game, remembering its settings for a later import. */
@@ -39,7 +49,36 @@ const conn = new Connection(onMessage, (why) => {
 });
 const board = new Board($('board'), { press, release });
 const clocks = new Clocks();
-const dialog = new NewGameDialog(startGame);
+new MoveListKeys($('moves'));
+$('typed-move-hint').textContent = TYPED_MOVE_HINT;
+const rulesDialog = new RulesDialog((kind) => showPieceMoves(kind));
+// From the new-game form, the rules of the variant chosen (not yet on the board).
+const dialog = new NewGameDialog(startGame, (v) => rulesDialog.open(v, false));
+// "How does this piece move": the view owns the board until it is closed, as the editor does.
+const pieceView = new PieceView(
+  (m) => conn.send(m),
+  (p, cell, targets, fresh) => {
+    app.shown = p;
+    boards.setPosition(p);
+    boards.setSelection(cell, targets);
+    if (fresh) board.showLevel(app.variant.cells[cell].z);
+  },
+  // Back to the position shown before: the game's, or the earlier one looked at.
+  () => (app.viewPly === null ? render() : navigate(app.viewPly)),
+);
+
+/** Opens "how it moves" for the variant's piece `kind`, of the person's colour. */
+function showPieceMoves(kind) {
+  if (!app.variant || !app.state) return;
+  if (editor.active) editor.close();
+  app.selection = null;
+  $('chooser').hidden = true;
+  const colour = Math.max(0, app.state.seats.indexOf('human'));
+  pieceView.open(app.variant, kind, colour);
+  render();
+  // A phone has the legend far below the board.
+  $('board-area').scrollIntoView({ block: 'nearest' });
+}
 const analysis = new AnalysisPanel((m) => conn.send(m), goToNode);
 const editor = new Editor(
   (m) => conn.send(m),
@@ -141,9 +180,17 @@ function onMessage(msg) {
     case 'explanation':
       showMessage(`Not allowed: ${msg.reason}.`);
       break;
+    case 'piece_targets':
+      pieceView.onTargets(msg);
+      break;
     case 'error':
+      // A piece the rules cannot show there: said in the view.
+      if (pieceView.onError(msg.message)) break;
       if (editor.active) editor.onError(msg.message);
-      showMessage(msg.message);
+      // The server's refusal of an unreadable move names the notation already.
+      const hint = app.typed && !msg.message.includes('type a move');
+      showMessage(hint ? `${msg.message}. ${TYPED_MOVE_HINT}` : msg.message);
+      app.typed = false;
       break;
     case 'engine_status':
       showMessage(msg.message, true);
@@ -188,12 +235,23 @@ function moveSound(capture) {
 
 function onState(s) {
   const old = app.state;
+  // Every score of the move list from the first team's side (White's), as analysis shows
+  // them; the engine's comments give them from its own side.
+  for (const m of s.moves) m.comment = scoreFromFirstTeam(m.comment, m.colour);
   app.state = s;
+  app.typed = false;
   if (old && old.game === s.game && s.moves.length === old.moves.length + 1) {
     moveSound(s.pieces.length < old.pieces.length);
   }
   const variant = app.hello.variants.find((v) => v.name === s.variant);
   const newGame = !old || old.game !== s.game;
+  // A new game takes the board back.
+  if (newGame) pieceView.close(false);
+  if (newGame && old) {
+    // The messages of the game before do not carry over.
+    showMessage('');
+    $('chooser').hidden = true;
+  }
   if (s.mode === 'analysis') {
     analysis.onState(s, variant, newGame);
     // An analysis board starts analysing at once (the server carries it on between boards).
@@ -204,14 +262,22 @@ function onState(s) {
     $('moves').classList.remove('tree');
   }
   $('analysis-panel').hidden = s.mode !== 'analysis';
-  $('evalbar').hidden = s.mode !== 'analysis';
+  if ($('evalbar').hidden !== (s.mode !== 'analysis')) {
+    $('evalbar').hidden = s.mode !== 'analysis';
+    // The board's room changed.
+    if (variant === app.variant) board.build();
+  }
   if (!old && new URLSearchParams(location.search).get('view') === '3d') setView('3d');
   if (variant !== app.variant || newGame) {
     if (variant !== app.variant) {
       app.variant = variant;
       boards.setVariant(variant);
-      showLegend(variant);
+      showLegend(variant, showPieceMoves);
       $('levels-note').textContent = variant.levels_note;
+      // The variant by its full name, with its line on what is special.
+      $('variant-title').textContent = variant.title;
+      $('variant-title').title = variant.summary;
+      document.title = `${variant.title} · strata`;
     }
     app.engineLine = '';
     // A person who plays only the second team sees it from its side.
@@ -232,11 +298,13 @@ function render() {
   const s = app.state;
   const v = app.variant;
   if (!s || !v) return;
-  if (editor.active) {
-    // The editor's position stays on the board until it is closed.
+  if (editor.active || pieceView.active) {
+    // The editor's position, or the piece shown, stays on the board until it is closed.
   } else if (app.viewPly === null) {
     app.shown = s;
     boards.setPosition(s);
+    // One level at a time (a phone): the mover's pieces in view when a person's turn comes.
+    if (myTurn()) board.showLevelOf(s.to_move);
     $('history-banner').hidden = true;
   }
   paintSelection();
@@ -266,19 +334,29 @@ function render() {
   $('takeback').disabled = !persons || s.moves.length === 0;
   $('resign').disabled = !persons || !!s.result || analysing();
   $('draw').disabled = !persons || !!s.result || analysing();
-  $('status').textContent = editor.active ? 'Editing the position: the game waits until the editor is closed' : statusText(s);
+  $('status').textContent = editor.active
+    ? 'Editing the position: the game waits until the editor is closed'
+    : pieceView.active
+      ? `${pieceView.title()} · "Back to the game" returns to the game`
+      : statusText(s);
 }
 
 function statusText(s) {
   if (s.result) return `Game over: ${s.result.reason} (${s.result.result})`;
   const c = COLOURS[s.to_move].name;
-  if (analysing()) return `Analysis board · ${c} to move${s.danger.length ? ' (King in danger!)' : ''}`;
+  if (analysing()) return `Analysis board · ${c} to move${dangerText(s)}`;
   if (s.seats[s.to_move] === 'engine') return `${c} to move: the engine is thinking…`;
   if (s.legal.length === 0) return `${c} to move: waiting for the engine to get ready…`;
-  const check = s.danger.length ? ' (King in danger!)' : '';
+  const check = dangerText(s);
   // One person (playing one team) is "you"; people on both teams share the screen.
   const teams = new Set(s.seats.map((x, i) => (x === 'human' ? i & 1 : -1)).filter((t) => t >= 0));
   return `${c} to move${teams.size > 1 ? '' : ' (you)'}${check}`;
+}
+
+/** Whose Kings are in danger (the colours of the pieces on the `danger` cells), in words. */
+function dangerText(s) {
+  const colours = [...new Set(s.danger.map((cell) => s.pieces.find((p) => p[0] === cell)?.[1]))];
+  return colours.map((c) => ` (${c === undefined ? 'a' : `${COLOURS[c].name}'s`} King in danger!)`).join('');
 }
 
 function onEngine(e) {
@@ -319,6 +397,10 @@ function candidates() {
 }
 
 function paintSelection() {
+  if (pieceView.active) {
+    pieceView.paint();
+    return;
+  }
   const sel = app.selection;
   const targets = new Map();
   for (const [to, ms] of candidates()) targets.set(to, { shot: ms.some((m) => m.flag === 'shot') && ms.every((m) => m.flag === 'shot') });
@@ -340,10 +422,15 @@ function select(sel, since = performance.now()) {
   render();
   // How long from the press (its event's time stamp) until the frame that shows the
   // highlighted targets is painted (a task queued in the frame's animation callback runs
-  // after its paint): measured by the tests and reported in docs/gui.md.
-  requestAnimationFrame(() => setTimeout(() => {
-    document.body.dataset.highlightMs = (performance.now() - since).toFixed(1);
-  }, 0));
+  // after its paint; a message rather than a timer, which Chromium holds back while a
+  // finger is on the screen): measured by the tests and reported in docs/gui.md.
+  requestAnimationFrame(() => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => {
+      document.body.dataset.highlightMs = (performance.now() - since).toFixed(1);
+    };
+    channel.port2.postMessage(0);
+  });
 }
 
 function press(cell, since) {
@@ -351,6 +438,10 @@ function press(cell, since) {
   if (!app.state) return false;
   if (editor.active) {
     editor.press(cell);
+    return false;
+  }
+  if (pieceView.active) {
+    pieceView.press(cell);
     return false;
   }
   if (app.viewPly !== null) {
@@ -562,7 +653,8 @@ function showGames(games) {
   for (const g of games) {
     const tr = document.createElement('tr');
     tr.dataset.game = g.index;
-    const cells = [g.index + 1, g.variant, g.players.join(' – '), g.result, g.error ? `cannot be shown: ${g.error}` : g.termination, Math.ceil(g.plies / Math.max(1, g.players.length))];
+    const title = app.hello?.variants.find((v) => v.name === g.variant)?.title ?? g.variant;
+    const cells = [g.index + 1, title, g.players.join(' – '), g.result, g.error ? `cannot be shown: ${g.error}` : g.termination, Math.ceil(g.plies / Math.max(1, g.players.length))];
     for (const c of cells) {
       const td = document.createElement('td');
       td.textContent = String(c);
@@ -583,8 +675,15 @@ function showGames(games) {
 }
 
 $('open-pgn').addEventListener('click', openGames);
+// A phone shows the less used buttons after "More…".
+$('more').addEventListener('click', () => {
+  const open = $('more').getAttribute('aria-expanded') !== 'true';
+  $('more').setAttribute('aria-expanded', String(open));
+  $('more').textContent = open ? 'Less' : 'More…';
+});
 $('edit').addEventListener('click', () => {
   if (!app.state) return;
+  pieceView.close(false);
   app.selection = null;
   paintSelection();
   editor.open(app.variant, app.shown ?? app.state);
@@ -600,6 +699,7 @@ $('pgn-open').addEventListener('click', () => loadPgn($('pgn-text').value));
 // Buttons and keys.
 
 $('new-game').addEventListener('click', () => dialog.open(app.state));
+$('rules').addEventListener('click', () => app.variant && rulesDialog.open(app.variant, true));
 $('sound').checked = localStorage.getItem('strata-sound') === 'on';
 $('sound').addEventListener('change', () => localStorage.setItem('strata-sound', $('sound').checked ? 'on' : 'off'));
 $('view-toggle').addEventListener('click', () => setView(app.view === '3d' ? '2d' : '3d'));
@@ -633,6 +733,7 @@ $('typed-move').addEventListener('submit', (e) => {
   }
   $('typed-move-input').value = '';
   play(text);
+  app.typed = true;
 });
 document.addEventListener('keydown', (e) => {
   if (e.target.closest('input, textarea, select, dialog')) return;
@@ -650,9 +751,11 @@ document.addEventListener('keydown', (e) => {
     '/': () => $('typed-move-input').focus(),
     n: () => $('new-game').click(),
     t: () => $('takeback').click(),
+    r: () => $('rules').click(),
     Escape: () => {
       $('chooser').hidden = true;
-      select(null);
+      if (pieceView.active) pieceView.close();
+      else select(null);
     },
   };
   if (keys[e.key]) {

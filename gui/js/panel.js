@@ -24,27 +24,38 @@ export function glyph(variant, kind, colour) {
   return span;
 }
 
-/** The clocks: one row per colour, the running one ticking locally between messages. */
+/**
+ * The clocks: one row per colour. Only a running clock ticks (locally, between messages),
+ * and only when its shown value changes: no timer runs while no clock does.
+ */
 export class Clocks {
   constructor() {
     this.el = $('clocks');
     this.base = null;
     this.received = 0;
     this.running = null;
-    setInterval(() => this.tick(), 100);
+    this.timer = null;
   }
 
   show(variant, state) {
     this.el.replaceChildren();
+    this.el.classList.toggle('four', variant.colours === 4);
     this.base = state.clocks;
-    this.running = state.clock_running;
+    this.running = state.clock_running ?? null;
     this.received = performance.now();
     this.timeEls = [];
     for (let c = 0; c < variant.colours; c++) {
       const name = document.createElement('div');
       name.className = 'clock-name';
       name.append(glyph(variant, variant.pieces.findIndex((p) => p.name === 'King'), c));
-      name.append(`${COLOURS[c].name} · ${state.names[c] ?? ''}`);
+      // The colour's name (a phone shows only its King) and the player's.
+      const label = document.createElement('span');
+      label.className = 'clock-label';
+      const colour = document.createElement('span');
+      colour.className = 'clock-colour';
+      colour.textContent = `${COLOURS[c].name} · `;
+      label.append(colour, state.names[c] ?? '');
+      name.append(label);
       const time = document.createElement('div');
       time.className = 'clock-time';
       time.dataset.colour = c;
@@ -55,7 +66,10 @@ export class Clocks {
     this.tick();
   }
 
+  /** Shows every clock; while one runs, comes back when its shown value next changes. */
   tick() {
+    clearTimeout(this.timer);
+    this.timer = null;
     if (!this.timeEls) return;
     this.timeEls.forEach((el, c) => {
       if (!this.base) {
@@ -69,7 +83,28 @@ export class Clocks {
       el.classList.toggle('running', this.running === c);
       el.classList.toggle('low', ms < 10000);
     });
+    if (this.base && this.running !== null && this.base[this.running] !== undefined) {
+      const ms = this.base[this.running] - (performance.now() - this.received);
+      if (ms > 0) {
+        // The next change of `m:ss` (a whole second), or of the tenths under ten seconds.
+        const step = ms < 10000 ? 100 : 1000;
+        this.timer = setTimeout(() => this.tick(), (ms % step) + 1);
+      }
+    }
   }
+}
+
+/**
+ * An engine's comment on a move (`+0.35/12`, `-M2/9 0.412s`: its score from its own side,
+ * as PGN comments give it) with the score from the first team's side (White's), as the
+ * analysis shows scores: negated for a move of the second team. Other comments are kept.
+ */
+export function scoreFromFirstTeam(comment, colour) {
+  if (!comment || (colour & 1) === 0) return comment;
+  const m = /^([+-])(M?\d+(?:\.\d+)?)(.*)$/s.exec(comment);
+  if (!m) return comment;
+  if (/^0(\.0+)?$/.test(m[2])) return `+${m[2]}${m[3]}`;
+  return `${m[1] === '+' ? '-' : '+'}${m[2]}${m[3]}`;
 }
 
 /** The move list, grouped by move number, one column per colour. */
@@ -107,6 +142,7 @@ export function showMoves(variant, moves, current, onPick) {
       const c = document.createElement('span');
       c.className = 'comment';
       c.textContent = m.comment;
+      c.title = `The engine's score from ${COLOURS[0].name}'s side, and its depth`;
       li.append(c);
     }
     if (m.ply === current) li.classList.add('current');
@@ -150,13 +186,93 @@ export function showHands(variant, hands, dropKinds, toMove, selectedKind, onPic
   });
 }
 
-/** The legend: every piece kind of the variant with its glyph and name. */
-export function showLegend(variant) {
+/** The legend: every piece kind of the variant with its glyph and name, each a button that
+ * shows how the piece moves (`onPick(kind)`). */
+export function showLegend(variant, onPick) {
   const body = $('legend-body');
   body.replaceChildren();
   variant.pieces.forEach((p, k) => {
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.className = 'legend-piece';
+    b.dataset.pieceKind = String(k);
+    b.title = `Show how the ${p.name} moves`;
     const name = document.createElement('span');
     name.textContent = `${p.letter} ${p.name}`;
-    body.append(glyph(variant, k, 0), name);
+    b.append(glyph(variant, k, 0), name);
+    b.addEventListener('click', () => onPick(k));
+    body.append(b);
   });
+}
+
+/**
+ * The move list by keyboard: Tab reaches it (one stop), ← and ↑, → and ↓ move a cursor
+ * through its moves (the game's list or the analysis tree, in the order shown), Home and End
+ * to the first and the last, and Enter (or Space) shows the move under the cursor, as a
+ * click does. The cursor (class `cursor`, named by `aria-activedescendant`) outlives the
+ * list being drawn again: it is found again by its move's `data-node` or `data-ply`.
+ */
+export class MoveListKeys {
+  constructor(list) {
+    this.list = list;
+    this.key = null;
+    list.setAttribute('role', 'listbox');
+    list.addEventListener('keydown', (e) => this.onKey(e));
+    list.addEventListener('focus', () => {
+      if (!this.find()) this.key = this.keyOf(list.querySelector('.mv.current') ?? this.items().at(-1));
+      this.paint(true);
+    });
+    new MutationObserver(() => this.paint(false)).observe(list, { childList: true });
+  }
+
+  items() {
+    return [...this.list.querySelectorAll('.mv')];
+  }
+
+  keyOf(el) {
+    if (!el) return null;
+    return el.dataset.node !== undefined ? `n${el.dataset.node}` : `p${el.dataset.ply}`;
+  }
+
+  find() {
+    return this.key === null ? null : this.items().find((el) => this.keyOf(el) === this.key) ?? null;
+  }
+
+  /** Marks the cursor's move (and scrolls it into view when `scroll`). */
+  paint(scroll) {
+    const at = this.find();
+    for (const el of this.items()) {
+      el.setAttribute('role', 'option');
+      el.id = `move-${this.keyOf(el)}`;
+      el.setAttribute('aria-selected', String(el.classList.contains('current')));
+      el.classList.toggle('cursor', el === at);
+    }
+    if (at) this.list.setAttribute('aria-activedescendant', at.id);
+    else this.list.removeAttribute('aria-activedescendant');
+    if (at && scroll) at.scrollIntoView({ block: 'nearest' });
+  }
+
+  onKey(e) {
+    const items = this.items();
+    if (!items.length) return;
+    const i = Math.max(0, items.indexOf(this.find()));
+    const to = {
+      ArrowLeft: i - 1,
+      ArrowUp: i - 1,
+      ArrowRight: i + 1,
+      ArrowDown: i + 1,
+      Home: 0,
+      End: items.length - 1,
+    }[e.key];
+    if (to !== undefined) {
+      this.key = this.keyOf(items[Math.max(0, Math.min(items.length - 1, to))]);
+      this.paint(true);
+    } else if (e.key === 'Enter' || e.key === ' ') {
+      (this.find() ?? items[i]).click();
+    } else {
+      return;
+    }
+    e.preventDefault();
+    e.stopPropagation();
+  }
 }

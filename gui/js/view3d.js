@@ -565,7 +565,7 @@ export class View3D {
   }
 
   /**
-   * A point of the screen (client pixels) where a click selects cell `name`, as a person
+   * A point of the screen (whole client pixels) where a click selects cell `name`, as a person
    * would click it: its piece, else a visible part of its plate; null when the view hides
    * it (another level or piece in front) or it is out of the picture.
    */
@@ -584,7 +584,12 @@ export class View3D {
     }
     for (const p of points) {
       const v = p.project(this.camera);
-      const at = { x: r.left + ((v.x + 1) / 2) * r.width, y: r.top + ((1 - v.y) / 2) * r.height };
+      // Whole pixels, as a pointer's events report them (WebDriver truncates a point it is
+      // given): a fraction of a pixel off the edge of a glyph is another cell.
+      const at = {
+        x: Math.floor(r.left + ((v.x + 1) / 2) * r.width),
+        y: Math.floor(r.top + ((1 - v.y) / 2) * r.height),
+      };
       // Inside the canvas, and inside the window (where a click can land).
       const inside = at.x > r.left + 1 && at.x < r.right - 1 && at.y > r.top + 1 && at.y < r.bottom - 1 &&
         at.x < window.innerWidth - 1 && at.y < window.innerHeight - 1 && at.x > 0 && at.y > 0;

@@ -34,6 +34,8 @@ pub static ASSETS: &[Asset] = &[
     asset!("/js/analysis.js", "text/javascript; charset=utf-8"),
     asset!("/js/view3d.js", "text/javascript; charset=utf-8"),
     asset!("/js/editor.js", "text/javascript; charset=utf-8"),
+    asset!("/js/rules.js", "text/javascript; charset=utf-8"),
+    asset!("/js/piecemoves.js", "text/javascript; charset=utf-8"),
     // three.js, vendored by scripts/vendor_three.sh (MIT: its LICENSE is served beside it).
     asset!(
         "/vendor/three/three.module.js",

@@ -10,6 +10,7 @@
 
 use super::messages::{ClockSpec, EngineLimit};
 use crate::protocol::line;
+use crate::rules::Variant;
 use crate::runner::pgn::PgnGame;
 
 /// The game sessions (browser tabs, WebSockets) served at once, by default; each has its
@@ -112,6 +113,34 @@ pub fn engine_limit(l: &EngineLimit) -> Result<(), String> {
     within("movetime_ms", l.movetime_ms, MAX_MOVETIME_MS, " (1 hour)")
 }
 
+/// Checks a piece asked about (`piece_moves`): a colour, a kind and a cell that `v` has.
+pub fn piece(v: Variant, kind: u8, colour: u8, cell: u16) -> Result<(), String> {
+    let kinds = v.info().pieces.len();
+    if kind as usize >= kinds {
+        return Err(format!(
+            "{} has no piece kind {kind}: its kinds are 0 to {}",
+            v.name(),
+            kinds - 1
+        ));
+    }
+    if colour as usize >= v.colours() {
+        return Err(format!(
+            "{} has no colour {colour}: its colours are 0 to {}",
+            v.name(),
+            v.colours() - 1
+        ));
+    }
+    let cells = v.layout().cells.len();
+    if cell as usize >= cells {
+        return Err(format!(
+            "{} has no cell {cell}: its cells are 0 to {}",
+            v.name(),
+            cells - 1
+        ));
+    }
+    Ok(())
+}
+
 /// Checks what the PGN reader took from a game before any of it is used: every tag (its
 /// FEN among them) printable text of at most [`MAX_FEN`] bytes, and its moves as
 /// [`moves`] checks them. A comment may span lines: it is only shown, never sent to an
@@ -193,6 +222,25 @@ mod tests {
                 .unwrap_err()
                 .contains("movetime_ms")
         );
+    }
+
+    #[test]
+    fn a_piece_asked_about_is_one_the_variant_has() {
+        assert!(piece(Variant::Chess, 1, 0, 27).is_ok());
+        assert!(piece(Variant::FutureGeneration, 6, 3, 255).is_ok());
+        let e = piece(Variant::Chess, 6, 0, 27).unwrap_err();
+        assert!(e.contains("no piece kind 6"), "{e}");
+        assert!(
+            piece(Variant::Chess, 0, 2, 27)
+                .unwrap_err()
+                .contains("no colour 2")
+        );
+        assert!(
+            piece(Variant::Chess, 0, 0, 64)
+                .unwrap_err()
+                .contains("no cell 64")
+        );
+        assert!(piece(Variant::Polyhedron, 0, 0, 300).is_err());
     }
 
     #[test]

@@ -1,21 +1,117 @@
 //! What the page is told about the variants and the position, built from the rules layer
 //! alone: layouts from the geometry, the levels' stacking order from each variant's
 //! [`VariantInfo`](crate::rules::VariantInfo), pieces from each variant's table, legal moves,
-//! holdings, Kings in danger. Nothing here is written for one variant.
+//! holdings, Kings in danger. Nothing here is written for one variant, except the words a
+//! person reads first: each built-in variant's full name and one line on what is special
+//! about it ([`TITLES`]).
 
 use super::messages::{CellView, LegalMove, LevelView, PieceView, VariantView};
+use super::rules_pages;
 use crate::rules::bitset::Cell;
 use crate::rules::piece::Colour;
 use crate::rules::variant::LevelOrder;
 use crate::rules::{AnyGame, Game, MoveFlag, MoveList, Variant};
+
+/// The built-in variants by protocol name: the name players know each by, and what is
+/// special about it in one line, as the new-game form, the header and the games list show
+/// them. Words for people, kept beside the page's other words rather than in the rules
+/// layer's [`VariantInfo`](crate::rules::VariantInfo), which holds what the rules and the
+/// engine need; a variant from a file brings its own `title` and `source`.
+pub const TITLES: &[(&str, &str, &str)] = &[
+    (
+        "chess",
+        "Chess",
+        "the classic game on one 8x8 board, by the FIDE Laws",
+    ),
+    (
+        "pole",
+        "Pole Chess",
+        "chess plus a blocker each side drops and teleports",
+    ),
+    (
+        "polyhedron",
+        "Polyhedron Chess",
+        "five levels from 6x6 to 10x10, 14 kinds of piece, promotion from captured pieces",
+    ),
+    (
+        "podionic",
+        "Podionic Chess",
+        "four 4x4 boards in an overlapping spiral, where sliders change level",
+    ),
+    (
+        "pentaplane",
+        "Pentaplane V",
+        "a 5x5x5 cube, missile pieces that shoot and bombs that explode; capture the King",
+    ),
+    (
+        "future-generation",
+        "Chess – The Future Generation",
+        "four players in two teams on four stacked 8x8 boards; Kings are captured",
+    ),
+];
+
+/// A board in words, from its layout: "one 8x8 board", "5 levels of 5x5", "3 levels: 6x6,
+/// 8x8, 6x6".
+fn board_words(layout: &crate::rules::geometry::Layout) -> String {
+    let sizes: Vec<String> = layout
+        .levels
+        .iter()
+        .map(|l| {
+            format!(
+                "{}x{}",
+                l.files.1 - l.files.0 + 1,
+                l.ranks.1 - l.ranks.0 + 1
+            )
+        })
+        .collect();
+    match sizes.as_slice() {
+        [one] => format!("one {one} board"),
+        [first, ..] if sizes.iter().all(|s| s == first) => {
+            format!("{} levels of {first}", sizes.len())
+        }
+        _ => format!("{} levels: {}", sizes.len(), sizes.join(", ")),
+    }
+}
+
+/// The name players know `v` by, and what is special about it in one line.
+pub fn title_and_summary(v: Variant) -> (String, String) {
+    if let Variant::Defined(d) = v {
+        let board = board_words(&v.layout());
+        let summary = if d.0.source.is_empty() {
+            format!("{board}, from a variant file")
+        } else {
+            format!("{board}, from a variant file: {}", d.0.source)
+        };
+        let title = if d.0.title.is_empty() {
+            v.name().to_string()
+        } else {
+            d.0.title.clone()
+        };
+        return (title, summary);
+    }
+    TITLES
+        .iter()
+        .find(|(name, ..)| *name == v.name())
+        .map(|(_, title, line)| (title.to_string(), line.to_string()))
+        .unwrap_or_else(|| (v.name().to_string(), String::new()))
+}
 
 /// A variant as the page draws it.
 pub fn variant_view(v: Variant) -> VariantView {
     let info = v.info();
     let layout = v.layout();
     let levels = layout.levels.len();
+    let (title, summary) = title_and_summary(v);
     VariantView {
         name: v.name(),
+        title,
+        summary,
+        rules_page: rules_pages::page_for(v),
+        from_file: v.is_defined(),
+        source: match v {
+            Variant::Defined(d) => Some(d.0.source.clone()),
+            _ => None,
+        },
         colours: info.colours,
         start_fen: info.start_fen,
         levels: layout
@@ -175,6 +271,33 @@ mod tests {
         let c10 = cell_named(Variant::Polyhedron, "Ce10").unwrap();
         assert_eq!(move_cells(Variant::Polyhedron, "Ce9Ce10q"), Some((c9, c10)));
         assert_eq!(move_cells(Variant::Chess, "zz"), None);
+    }
+
+    /// Every built-in variant has its full name, its line and its rules page; a variant
+    /// from a file its own title, and a line made of its board and source.
+    #[test]
+    fn every_variant_is_named_for_people() {
+        for v in Variant::ALL {
+            let view = variant_view(v);
+            assert!(TITLES.iter().any(|(n, ..)| *n == v.name()), "{}", v.name());
+            assert!(
+                !view.title.is_empty() && view.summary.len() > 20,
+                "{}",
+                v.name()
+            );
+            assert!(!view.from_file && view.rules_page.is_some(), "{}", v.name());
+        }
+        assert_eq!(variant_view(Variant::Polyhedron).title, "Polyhedron Chess");
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/variants/raumschach.toml");
+        let raumschach = crate::rules::defined::load_file(path).unwrap()[0];
+        let view = variant_view(raumschach);
+        assert_eq!(view.title, "Raumschach");
+        assert!(
+            view.summary
+                .starts_with("5 levels of 5x5, from a variant file: F. Maack")
+        );
+        assert!(view.from_file);
+        assert_eq!(view.rules_page.as_deref(), Some("/rules/raumschach.html"));
     }
 
     /// The levels' order is the variants' own (each one's page in `docs/variants/`): every

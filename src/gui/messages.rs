@@ -82,6 +82,19 @@ pub enum ClientMessage {
         /// From 0.
         index: usize,
     },
+    /// How does a piece move: where a `colour` piece of `kind` goes from `cell` of an
+    /// otherwise empty board of `variant` (with the Kings the rules need standing aside);
+    /// answered with `piece_targets`. The game does not change.
+    PieceMoves {
+        /// The variant's protocol name.
+        variant: String,
+        /// The piece kind (an index into the variant's `pieces`).
+        kind: u8,
+        /// Its colour (0 White, 1 Black, 2 Gold, 3 Silver).
+        colour: u8,
+        /// The cell it stands on (a cell number of the variant).
+        cell: u16,
+    },
 }
 
 /// The most lines analysis shows.
@@ -216,6 +229,8 @@ pub enum ServerMessage {
         /// The colour to move.
         to_move: u8,
     },
+    /// The answer to `piece_moves`: where the piece goes from its cell.
+    PieceTargets(Box<PieceTargets>),
     /// The games of a PGN opened with `load_pgn`.
     Games {
         /// One per game, in order.
@@ -226,6 +241,34 @@ pub enum ServerMessage {
         /// In words.
         message: String,
     },
+}
+
+/// Where a piece goes from a cell of an otherwise empty board (`piece_moves`), by the rules
+/// layer's move generation.
+#[derive(Clone, Debug, Serialize)]
+pub struct PieceTargets {
+    /// The variant's protocol name, as asked.
+    pub variant: String,
+    /// The piece kind, as asked.
+    pub kind: u8,
+    /// Its colour, as asked.
+    pub colour: u8,
+    /// Its cell, as asked.
+    pub cell: u16,
+    /// The position shown: the piece, and the Kings the rules need standing aside.
+    pub fen: String,
+    /// Its pieces: (cell, colour, kind).
+    pub pieces: Vec<(u16, u8, u8)>,
+    /// The cells the piece moves to.
+    pub moves: Vec<u16>,
+    /// The cells it reaches only by capturing (a pawn's diagonals).
+    pub captures: Vec<u16>,
+    /// The cells it shoots at without moving (Pentaplane's missile pieces).
+    pub shots: Vec<u16>,
+    /// The Kings' cells.
+    pub kings: Vec<u16>,
+    /// What else the position assumes, in words (empty if nothing).
+    pub note: String,
 }
 
 /// A game of an opened PGN, as the list shows it.
@@ -263,6 +306,18 @@ pub struct Hello {
 pub struct VariantView {
     /// Protocol name.
     pub name: &'static str,
+    /// The name players know it by ("Pole Chess", a variant file's `title`).
+    pub title: String,
+    /// What is special about it, in one line.
+    pub summary: String,
+    /// The URL path of its rules page (`/rules/pole.html`), if one is built in.
+    pub rules_page: Option<String>,
+    /// Whether it was defined in a variant file (its rules dialog is then written from
+    /// `source` and its pieces).
+    pub from_file: bool,
+    /// Where a variant file says its rules come from (none for the built-in variants, whose
+    /// pages say it).
+    pub source: Option<String>,
     /// Number of colours (2, or 4 in two teams).
     pub colours: usize,
     /// The start position.
@@ -526,7 +581,21 @@ mod tests {
         };
         assert_eq!(g.seats, Some(vec![Seat::Engine, Seat::Human]));
         assert_eq!(g.clock.map(|c| c.inc_ms), Some(1000));
+        let m: ClientMessage = serde_json::from_str(
+            r#"{"type":"piece_moves","variant":"chess","kind":1,"colour":0,"cell":27}"#,
+        )
+        .unwrap();
+        assert!(matches!(
+            m,
+            ClientMessage::PieceMoves {
+                kind: 1,
+                cell: 27,
+                ..
+            }
+        ));
         for bad in [
+            r#"{"type":"piece_moves","variant":"chess","kind":1,"colour":0,"cell":-1}"#,
+            r#"{"type":"piece_moves","variant":"chess","kind":1,"colour":0}"#,
             r#"{"type":"frobnicate"}"#,
             r#"{"type":"move"}"#,
             r#"{"type":"new_game","variant":"chess","colour":"blue"}"#,

@@ -7,7 +7,9 @@
 //! (one game per WebSocket), [`engine`] (the session's engine process), [`describe`] (what the
 //! page is told, from the rules layer), [`messages`] (the JSON), [`bounds`] (every limit on
 //! what a page may ask, and the checks of its messages' fields), [`options`] (the engine
-//! options a page may set), [`assets`] (the page's files).
+//! options a page may set), [`assets`] (the page's files), [`rules_pages`] (the variants'
+//! rules pages, rendered from `docs/variants/`), [`piece_moves`] (how a piece moves on an
+//! empty board).
 
 pub mod assets;
 pub mod bounds;
@@ -15,6 +17,8 @@ pub mod describe;
 pub mod engine;
 pub mod messages;
 pub mod options;
+pub mod piece_moves;
+pub mod rules_pages;
 pub mod server;
 pub mod session;
 

@@ -28,6 +28,7 @@ use super::assets;
 use super::bounds::MAX_SOCKET_MESSAGE;
 use super::engine::REPORT_QUEUE;
 use super::messages::ServerMessage;
+use super::rules_pages;
 use super::session::{Context, Session};
 
 /// The cookie that carries the token after the first page load.
@@ -175,18 +176,19 @@ async fn check(State(app): State<App>, req: Request, next: Next) -> Response {
     response
 }
 
-/// A page file.
+/// A page file, or a rules page (`/rules/<page>.html`).
 async fn file(req: Request) -> Response {
     let path = req.uri().path();
-    let Some(f) = assets::find(path) else {
+    let (content, content_type) = if let Some(f) = assets::find(path) {
+        (f.content, f.content_type)
+    } else if let Some(html) = rules_pages::find(path) {
+        (html.as_bytes(), "text/html; charset=utf-8")
+    } else {
         return (StatusCode::NOT_FOUND, "not found\n").into_response();
     };
-    let mut r = Response::new(Body::from(f.content));
+    let mut r = Response::new(Body::from(content));
     let h = r.headers_mut();
-    h.insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static(f.content_type),
-    );
+    h.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
     h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     h.insert(
         header::CONTENT_SECURITY_POLICY,

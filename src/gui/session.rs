@@ -19,8 +19,8 @@ use super::describe::{self, cell_named, legal_moves, move_cells};
 use super::engine::{EngineHandle, Report, Request};
 use super::messages::{
     ClientMessage, ClockSpec, EngineLimit, EngineReport, EngineView, GameSummary, Hello, LastMove,
-    MAX_MULTIPV, Mode, MoveView, NewGame, PositionView, ResultView, Seat, ServerMessage, State,
-    VariantView,
+    MAX_MULTIPV, Mode, MoveView, NewGame, PieceTargets, PositionView, ResultView, Seat,
+    ServerMessage, State, VariantView,
 };
 use super::options::{strength_label, strength_options};
 use crate::protocol::line::escape;
@@ -96,6 +96,13 @@ impl GameState {
     fn running(&self) -> bool {
         self.ending.is_none()
     }
+
+    /// Whether `c`'s clock runs. As on lichess (where the clocks start once White and Black
+    /// have each moved), a colour's clock starts after its own first move: that move is not
+    /// timed, so nobody loses time while the game is being set up.
+    fn clock_runs(&self, c: Colour) -> bool {
+        self.timed && self.running() && self.referee.moves().iter().any(|m| m.colour == c)
+    }
 }
 
 /// A session: its engine, its game, and the messages waiting to go to the page.
@@ -150,7 +157,7 @@ impl Session {
     pub fn deadline(&self) -> Option<Instant> {
         let g = self.game.as_ref()?;
         let c = g.referee.to_move();
-        if !g.timed || !g.running() || g.seat(c) != Seat::Human {
+        if !g.clock_runs(c) || g.seat(c) != Seat::Human {
             return None;
         }
         let left = g.referee.clock_ms(c).max(0) as u64;
@@ -226,6 +233,12 @@ impl Session {
                 fen,
                 pieces,
             } => self.compose(&variant, &fen, pieces.as_deref()),
+            ClientMessage::PieceMoves {
+                variant,
+                kind,
+                colour,
+                cell,
+            } => self.piece_moves(&variant, kind, colour, cell),
         }
     }
 
@@ -575,6 +588,35 @@ impl Session {
         Ok(())
     }
 
+    /// Where a piece goes from a cell of an empty board (`piece_targets`), whatever the
+    /// game: the game does not change.
+    fn piece_moves(
+        &mut self,
+        variant: &str,
+        kind: u8,
+        colour: u8,
+        cell: u16,
+    ) -> Result<(), String> {
+        let v = variant_named(variant)?;
+        bounds::piece(v, kind, colour, cell)?;
+        let m = super::piece_moves::piece_moves(v, kind, Colour(colour), cell as usize)?;
+        self.outbox
+            .push(ServerMessage::PieceTargets(Box::new(PieceTargets {
+                variant: v.name().to_string(),
+                kind,
+                colour,
+                cell,
+                fen: m.fen,
+                pieces: m.pieces,
+                moves: m.moves,
+                captures: m.captures,
+                shots: m.shots,
+                kings: m.kings,
+                note: m.note,
+            })));
+        Ok(())
+    }
+
     /// Shows game `index` of the library as an analysis board on its last position.
     fn view_game(&mut self, index: usize) -> Result<(), String> {
         let game = self
@@ -656,10 +698,12 @@ impl Session {
         let elapsed = answer.elapsed.as_millis() as u64;
         let ended = match answer.reply {
             Reply::Move(name) => {
-                let played = g
-                    .referee
-                    .charge_time(elapsed, ENGINE_MARGIN_MS)
-                    .and_then(|_| g.referee.play(&name, answer.info, elapsed));
+                let charged = if g.clock_runs(c) {
+                    g.referee.charge_time(elapsed, ENGINE_MARGIN_MS)
+                } else {
+                    Ok(())
+                };
+                let played = charged.and_then(|_| g.referee.play(&name, answer.info, elapsed));
                 match played {
                     Ok(()) => {
                         g.draw_offer = None;
@@ -720,10 +764,12 @@ impl Session {
             Err(e) => return Err(refusal(game, g.variant, e)),
         };
         let elapsed = g.turn_start.elapsed().as_millis() as u64;
-        let played = g
-            .referee
-            .charge_time(elapsed, 0)
-            .and_then(|_| g.referee.play(&name, Default::default(), elapsed));
+        let charged = if g.clock_runs(c) {
+            g.referee.charge_time(elapsed, 0)
+        } else {
+            Ok(())
+        };
+        let played = charged.and_then(|_| g.referee.play(&name, Default::default(), elapsed));
         g.ending = match played {
             Ok(()) => g.referee.outcome(),
             Err(end) => Some(end),
@@ -939,13 +985,34 @@ fn refusal(game: &AnyGame, v: Variant, e: MoveError) -> String {
     };
     match e {
         MoveError::Malformed(s) => format!("unparsable move '{s}'{}", how()),
-        MoveError::Illegal(s) => match move_cells(v, &s) {
-            Some((f, t)) => format!("illegal move {s}: {}", game.explain_illegal(f, t)),
-            None => format!(
-                "illegal move {s}: no legal move here is written so{}",
-                how()
-            ),
-        },
+        MoveError::Illegal(s) => {
+            let meant = move_cells(v, &s)
+                .map(|(f, t)| (vec![f], t))
+                .or_else(|| notation::meant(game, &s));
+            match meant {
+                // One piece it can be: why that piece cannot go there.
+                Some((from, t)) if from.len() == 1 => {
+                    format!("illegal move {s}: {}", game.explain_illegal(from[0], t))
+                }
+                // A few: why each cannot.
+                Some((from, t)) if (2..=3).contains(&from.len()) => {
+                    let why: Vec<String> =
+                        from.iter().map(|&f| game.explain_illegal(f, t)).collect();
+                    format!("illegal move {s}: {}", why.join("; "))
+                }
+                Some((from, t)) if from.is_empty() => format!(
+                    "illegal move {s}: {} has no piece that fits '{}' and could move to {}{}",
+                    game.side_to_move().name(),
+                    s.trim(),
+                    game.cell_name(t),
+                    how()
+                ),
+                _ => format!(
+                    "illegal move {s}: no legal move here is written so{}",
+                    how()
+                ),
+            }
+        }
         e @ MoveError::Ambiguous(..) => e.to_string(),
     }
 }
@@ -1044,7 +1111,7 @@ fn state_of(g: &GameState) -> State {
             .map(|c| {
                 let ms = g.referee.clock_ms(Colour(c as u8));
                 // The colour to move has used some of it already.
-                if g.running() && c == to_move.idx() {
+                if g.clock_runs(to_move) && c == to_move.idx() {
                     ms - g.turn_start.elapsed().as_millis() as i64
                 } else {
                     ms
@@ -1100,7 +1167,7 @@ fn state_of(g: &GameState) -> State {
             .and_then(|m| last_move(g.variant, &m.name, game, g.cells)),
         danger: game.kings_in_danger().iter().map(|&c| c as u16).collect(),
         clocks,
-        clock_running: (g.timed && g.running()).then_some(to_move.0),
+        clock_running: g.clock_runs(to_move).then_some(to_move.0),
         thinking: g.thinking.is_some(),
         draw_offer: g.draw_offer.map(|c| c.0),
         result: g.ending.as_ref().map(|e| ResultView {

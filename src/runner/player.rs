@@ -52,10 +52,17 @@ pub struct SearchInfo {
 
 impl SearchInfo {
     /// Reads the fields of one `info` line into `self` (later lines win; bound-only scores
-    /// are kept too, as fastchess does).
+    /// are kept too, as fastchess does). Only the best line counts: a line of `multipv` 2 or
+    /// more is another move's (a weakened engine prints several and may play any of them).
     pub fn update(&mut self, line: &str) {
         let t: Vec<&str> = line.split_whitespace().collect();
         if t.first() != Some(&"info") || t.get(1) == Some(&"string") {
+            return;
+        }
+        let fields = t.iter().take_while(|w| !matches!(**w, "pv" | "string"));
+        if let Some(k) = fields.skip_while(|w| **w != "multipv").nth(1)
+            && k.parse::<u32>().map_or(true, |k| k > 1)
+        {
             return;
         }
         let mut i = 1;
@@ -172,6 +179,11 @@ mod tests {
         assert_eq!(i.score, Some(EngineScore::Mate(3)));
         i.update("info string depth 99");
         assert_eq!(i.depth, Some(8));
+        // Another line than the best one (a weakened engine's MultiPV) says nothing of it.
+        i.update("info depth 9 multipv 4 score cp -1232 nodes 3000 pv d8d7 c6d7");
+        assert_eq!((i.score, i.depth), (Some(EngineScore::Mate(3)), Some(8)));
+        i.update("info depth 9 score cp 20 multipv 1 nodes 3000 pv b7c6");
+        assert_eq!((i.score, i.depth), (Some(EngineScore::Cp(20)), Some(9)));
         assert_eq!(EngineScore::Cp(-120).pgn(), "-1.20");
         assert_eq!(EngineScore::Mate(-2).pgn(), "-M2");
         assert!(EngineScore::Mate(5).centipawns() > 90_000);

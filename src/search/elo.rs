@@ -20,7 +20,7 @@ pub const DEFAULT_ELO: i64 = 1500;
 /// (level, Elo) points of a variant's ladder, levels and Elo both increasing.
 type Ladder = &'static [(f64, f64)];
 
-// The ladders as measured (README, "Strength levels"; scripts/calibrate_strength.py).
+// The ladders as measured (docs/results.md, "Strength levels"; scripts/calibrate_strength.py).
 //
 // Chess: the levels that score 50% against Stockfish 15.1 at UCI_Elo 1450 and 1700 (each
 // between two measured levels) and 1900 (levels 13 and 15 both scored below 50%: the line
@@ -41,7 +41,7 @@ const CHESS: Ladder = &[
 // between 6 and 7 (where the two-ply minimum is drawn) were measured inside that band by
 // UCI_Elo pairs; future-generation's ladder is that of its four-ply round (skill.rs),
 // measured again with its refitted weights, and pentaplane's with its third round of weights
-// (README "Strength levels").
+// (docs/results.md, "Strength levels").
 const POLE: Ladder = &[
     (0.0, 467.0),
     (3.0, 775.0),

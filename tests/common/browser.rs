@@ -3,7 +3,10 @@
 //! (clicking cells, reading the move list).
 //!
 //! Without Chromium and ChromeDriver the tests skip, saying why, unless `CI=true`, where they
-//! fail. `STRATA_CHROMIUM` and `STRATA_CHROMEDRIVER` override the programs' paths.
+//! fail. `STRATA_CHROMIUM` and `STRATA_CHROMEDRIVER` override the programs' paths, and
+//! `STRATA_BIN` the `strata` served (by default the one cargo built for the tests; where
+//! several checkouts share one target directory, their `target/debug/strata` is whichever
+//! was built last).
 
 #![allow(dead_code)]
 
@@ -62,6 +65,13 @@ fn free_port() -> u16 {
         .expect("a free port")
 }
 
+/// The `strata` binary the tests run: `STRATA_BIN`, else the one cargo built.
+pub fn strata_bin() -> PathBuf {
+    std::env::var_os("STRATA_BIN")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_strata")))
+}
+
 /// A running `strata gui`, ended on drop.
 pub struct Server {
     child: Child,
@@ -72,7 +82,7 @@ pub struct Server {
 impl Server {
     /// Starts `strata gui` with `args`.
     pub fn start(args: &[&str]) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_strata"))
+        let mut child = Command::new(strata_bin())
             .arg("gui")
             .args(args)
             .stdout(Stdio::piped())
@@ -117,6 +127,8 @@ impl Drop for Server {
 /// A headless Chromium under ChromeDriver, and the server it talks to.
 pub struct Browser {
     driver: Child,
+    /// ChromeDriver's port (for the Chrome DevTools commands it forwards).
+    driver_port: u16,
     pub client: Client,
     pub server: Server,
 }
@@ -135,6 +147,19 @@ impl Browser {
         height: u32,
         args: &[&str],
     ) -> Browser {
+        Self::start_as(chromium, chromedriver, width, height, args, false).await
+    }
+
+    /// [`Browser::start_with`], as a phone when `phone`: ChromeDriver's mobile emulation, a
+    /// touch screen of `width` x `height` CSS pixels at two device pixels each.
+    pub async fn start_as(
+        chromium: &Path,
+        chromedriver: &Path,
+        width: u32,
+        height: u32,
+        args: &[&str],
+        phone: bool,
+    ) -> Browser {
         let port = free_port();
         let driver = Command::new(chromedriver)
             .arg(format!("--port={port}"))
@@ -148,7 +173,7 @@ impl Browser {
             std::thread::sleep(Duration::from_millis(50));
         }
         let profile = std::env::temp_dir().join(format!("strata-chromium-{port}"));
-        let caps = serde_json::json!({
+        let mut caps = serde_json::json!({
             "goog:chromeOptions": {
                 "binary": chromium.to_string_lossy(),
                 "args": [
@@ -162,6 +187,11 @@ impl Browser {
                 ]
             }
         });
+        if phone {
+            caps["goog:chromeOptions"]["mobileEmulation"] = serde_json::json!({
+                "deviceMetrics": {"width": width, "height": height, "pixelRatio": 2.0, "touch": true, "mobile": true}
+            });
+        }
         let client = ClientBuilder::native()
             .capabilities(caps.as_object().expect("an object").clone())
             .connect(&format!("http://127.0.0.1:{port}"))
@@ -170,9 +200,151 @@ impl Browser {
         let server = Server::start(args);
         Browser {
             driver,
+            driver_port: port,
             client,
             server,
         }
+    }
+
+    /// Runs the Chrome DevTools Protocol command `cmd` with `params` (through ChromeDriver's
+    /// `goog/cdp/execute`); returns its result.
+    pub async fn cdp(&self, cmd: &str, params: serde_json::Value) -> serde_json::Value {
+        use std::io::{Read, Write};
+        let session = self
+            .client
+            .session_id()
+            .await
+            .expect("a session")
+            .expect("a session id");
+        let body = serde_json::json!({"cmd": cmd, "params": params}).to_string();
+        let port = self.driver_port;
+        let answer = tokio::task::spawn_blocking(move || {
+            let mut s = std::net::TcpStream::connect(("127.0.0.1", port)).expect("chromedriver");
+            s.set_read_timeout(Some(PATIENCE)).expect("a timeout");
+            write!(
+                s,
+                "POST /session/{session}/goog/cdp/execute HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\
+                 Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+                body.len()
+            )
+            .expect("send");
+            // The head, then as many bytes as its Content-Length says (ChromeDriver keeps
+            // the connection open).
+            let mut reader = BufReader::new(s);
+            let mut length = 0;
+            loop {
+                let mut line = String::new();
+                reader.read_line(&mut line).expect("a header");
+                if line.trim().is_empty() {
+                    break;
+                }
+                if let Some((k, v)) = line.split_once(':')
+                    && k.eq_ignore_ascii_case("content-length")
+                {
+                    length = v.trim().parse().expect("a length");
+                }
+            }
+            let mut out = vec![0; length];
+            reader.read_exact(&mut out).expect("the body");
+            String::from_utf8(out).expect("UTF-8")
+        })
+        .await
+        .expect("the request");
+        let v: serde_json::Value = serde_json::from_str(answer.trim())
+            .unwrap_or_else(|e| panic!("{cmd}: not JSON ({e}): {answer}"));
+        v["value"].clone()
+    }
+
+    /// The CPU time (user and system, in seconds) used so far by this browser's Chromium
+    /// processes (those of its profile), read from Linux's `/proc`; 0 elsewhere.
+    pub fn browser_cpu_seconds(&self) -> f64 {
+        let profile = format!("strata-chromium-{}", self.driver_port);
+        let Ok(dir) = std::fs::read_dir("/proc") else {
+            return 0.0;
+        };
+        let mut ticks = 0u64;
+        for entry in dir.flatten() {
+            let p = entry.path();
+            let Ok(cmdline) = std::fs::read(p.join("cmdline")) else {
+                continue;
+            };
+            if !String::from_utf8_lossy(&cmdline).contains(&profile) {
+                continue;
+            }
+            let Ok(stat) = std::fs::read_to_string(p.join("stat")) else {
+                continue;
+            };
+            // The fields after the command's closing parenthesis: utime and stime are the
+            // 12th and 13th of them.
+            let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
+            let f: Vec<&str> = rest.split_whitespace().collect();
+            ticks += f.get(11).and_then(|v| v.parse::<u64>().ok()).unwrap_or(0)
+                + f.get(12).and_then(|v| v.parse::<u64>().ok()).unwrap_or(0);
+        }
+        // /proc counts in USER_HZ, 100 a second on Linux.
+        ticks as f64 / 100.0
+    }
+
+    /// Taps the element `css` with a finger (touch events, as a phone sends them), after
+    /// scrolling it into view if it is not.
+    pub async fn tap(&self, css: &str) {
+        use fantoccini::actions::{InputSource, PointerAction, TouchActions};
+        let e = self.wait(css).await;
+        self.client
+            .execute(
+                "arguments[0].scrollIntoView({block: 'nearest', inline: 'nearest'});",
+                vec![serde_json::to_value(&e).expect("an element")],
+            )
+            .await
+            .expect("scroll");
+        let finger = TouchActions::new("finger".into())
+            .then(PointerAction::MoveToElement {
+                element: e,
+                duration: None,
+                x: 0.0,
+                y: 0.0,
+            })
+            .then(PointerAction::Down { button: 0 })
+            .then(PointerAction::Pause {
+                duration: Duration::from_millis(40),
+            })
+            .then(PointerAction::Up { button: 0 });
+        self.client
+            .perform_actions(finger)
+            .await
+            .unwrap_or_else(|e| panic!("tap {css}: {e}"));
+        let _ = self.client.release_actions().await;
+    }
+
+    /// Puts a finger on the element `css` and slides it by (`dx`, `dy`) pixels in 300 ms
+    /// before lifting it: a swipe, which scrolls the page where the page lets it.
+    pub async fn swipe(&self, css: &str, dx: f64, dy: f64) {
+        use fantoccini::actions::{InputSource, PointerAction, TouchActions};
+        let e = self.wait(css).await;
+        let finger = TouchActions::new("finger".into())
+            .then(PointerAction::MoveToElement {
+                element: e,
+                duration: None,
+                x: 0.0,
+                y: 0.0,
+            })
+            .then(PointerAction::Down { button: 0 })
+            .then(PointerAction::MoveBy {
+                duration: Some(Duration::from_millis(300)),
+                x: dx,
+                y: dy,
+            })
+            .then(PointerAction::Up { button: 0 });
+        self.client
+            .perform_actions(finger)
+            .await
+            .unwrap_or_else(|e| panic!("swipe {css}: {e}"));
+        let _ = self.client.release_actions().await;
+    }
+
+    /// Taps the cell named `name`.
+    pub async fn tap_cell(&self, name: &str) {
+        self.tap(&format!("[data-cell=\"{name}\"]")).await;
     }
 
     /// Opens the page with extra URL parameters (`variant=chess&side=white`).
@@ -375,10 +547,17 @@ impl Browser {
 
     /// Ends the browser.
     pub async fn close(self) {
-        let _ = self.client.close().await;
-        let mut d = self.driver;
-        let _ = d.kill();
-        let _ = d.wait();
+        let _ = self.client.clone().close().await;
+        // Drop ends ChromeDriver.
+    }
+}
+
+/// A test that fails drops its browser without closing it: ChromeDriver (and with it
+/// Chromium) is ended all the same, instead of living on after the test.
+impl Drop for Browser {
+    fn drop(&mut self) {
+        let _ = self.driver.kill();
+        let _ = self.driver.wait();
     }
 }
 
@@ -394,6 +573,13 @@ pub async fn launch_with(width: u32, height: u32, args: &[&str]) -> Option<Brows
     Some(Browser::start_with(&chromium, &driver, width, height, args).await)
 }
 
+/// A phone of `width` x `height` CSS pixels with a touch screen (ChromeDriver's mobile
+/// emulation) on a fresh `strata gui`, or `None` where Chromium is missing outside CI.
+pub async fn launch_phone(width: u32, height: u32) -> Option<Browser> {
+    let (chromium, driver) = available()?;
+    Some(Browser::start_as(&chromium, &driver, width, height, &[], true).await)
+}
+
 /// Where a test's screenshot `name` goes: `target/gui-screenshots/NAME.png`.
 pub fn shot_path(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
@@ -405,4 +591,39 @@ pub fn shot_path(name: &str) -> PathBuf {
 /// The level letter of a 3D cell name (`Cc3` -> 'C').
 pub fn level_of(cell: &str) -> char {
     cell.chars().next().unwrap_or('?')
+}
+
+/// `plies` moves of strata against itself from `variant`'s start, at `nodes` a move (the
+/// protocol over the built binary): positions for screenshots.
+pub fn engine_game(variant: &str, plies: usize, nodes: u64) -> Vec<String> {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(strata_bin())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("strata starts");
+    let mut input = child.stdin.take().expect("stdin");
+    let mut output = BufReader::new(child.stdout.take().expect("stdout"));
+    writeln!(input, "setoption name UCI_Variant value {variant}").unwrap();
+    let mut moves: Vec<String> = Vec::new();
+    for _ in 0..plies {
+        writeln!(input, "position startpos moves {}", moves.join(" ")).unwrap();
+        writeln!(input, "go nodes {nodes}").unwrap();
+        let mut line = String::new();
+        let best = loop {
+            line.clear();
+            assert!(output.read_line(&mut line).unwrap() > 0, "strata ended");
+            if let Some(rest) = line.strip_prefix("bestmove ") {
+                break rest.split_whitespace().next().unwrap_or("").to_string();
+            }
+        };
+        if best == "(none)" || best.is_empty() {
+            break;
+        }
+        moves.push(best);
+    }
+    writeln!(input, "quit").unwrap();
+    let _ = child.wait();
+    moves
 }

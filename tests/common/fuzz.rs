@@ -456,3 +456,19 @@ pub fn random_game(
     }
     best
 }
+
+/// Inputs per fuzz target: `STRATA_FUZZ_ITERS`, else `default`.
+pub fn iters(default: usize) -> usize {
+    std::env::var("STRATA_FUZZ_ITERS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(default)
+}
+
+/// The fuzzers' base seed: `STRATA_FUZZ_SEED`, else `default`.
+pub fn env_seed(default: u64) -> u64 {
+    std::env::var("STRATA_FUZZ_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(default)
+}

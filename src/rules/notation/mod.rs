@@ -18,7 +18,7 @@ mod fit;
 mod read;
 mod write;
 
-pub use read::read;
+pub use read::{meant, read};
 pub use write::{examples, line, name, names};
 
 #[cfg(test)]
@@ -111,6 +111,37 @@ mod tests {
             e.to_string(),
             "ambiguous move 'Nd2': it could be Nbd2 or Nfd2"
         );
+    }
+
+    #[test]
+    fn a_refused_text_is_traced_to_the_pieces_it_is_about() {
+        let g = AnyGame::startpos(Variant::Chess);
+        let cell = |n: &str| (0..64).find(|&c| g.cell_name(c) == n).unwrap();
+        assert_eq!(meant(&g, "Ke3"), Some((vec![cell("e1")], cell("e3"))));
+        assert_eq!(
+            meant(&g, "Nf5+"),
+            Some((vec![cell("b1"), cell("g1")], cell("f5")))
+        );
+        assert_eq!(meant(&g, "exf5"), Some((vec![cell("e2")], cell("f5"))));
+        assert_eq!(meant(&g, "e5").map(|(f, _)| f.len()), Some(8));
+        assert_eq!(meant(&g, "Rbe1"), Some((vec![], cell("e1"))));
+        assert_eq!(meant(&g, "hello"), None);
+        // In every variant, the name of every legal move is traced to its piece and cell.
+        for v in Variant::available() {
+            let g = AnyGame::startpos(v);
+            let mut list = crate::rules::moves::MoveList::new();
+            g.generate(&mut list);
+            for &mv in list.iter() {
+                use crate::rules::moves::MoveFlag;
+                if matches!(mv.flag(), MoveFlag::Castle | MoveFlag::Pass) {
+                    continue;
+                }
+                let n = name(&g, mv);
+                let (from, to) = meant(&g, &n).unwrap_or_else(|| panic!("{v:?} {n}"));
+                assert_eq!(to, mv.to(), "{v:?} {n}");
+                assert!(from.contains(&mv.from()), "{v:?} {n}: {from:?}");
+            }
+        }
     }
 
     #[test]

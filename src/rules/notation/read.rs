@@ -6,9 +6,10 @@
 //! and a disambiguation may be given where none is needed (`Nbd7`). A text that fits more
 //! than one legal move is refused with the names of those it fits.
 
-use super::entries::entries_where;
+use super::entries::{CellParts, entries_where};
 use super::fit::{PASSES, castling, protocol, resolve};
 use super::write::name;
+use crate::rules::bitset::Cell;
 use crate::rules::game::{Game, MoveError};
 use crate::rules::moves::Move;
 
@@ -32,6 +33,60 @@ pub fn read<G: Game>(g: &G, text: &str) -> Result<Move, MoveError> {
             text.into(),
             many.iter().map(|&i| name(g, table[i].mv)).collect(),
         )),
+    }
+}
+
+/// What a text in readable notation that names no legal move meant: the cells of the pieces
+/// of the side to move it could be about (of its piece letter, or pawns, on cells that fit its
+/// disambiguation) and the cell it names as the destination; for a drop (`O@e4`) the cell
+/// alone, as both. `None` where the text has no such shape. For saying why a move is refused.
+pub fn meant<G: Game>(g: &G, text: &str) -> Option<(Vec<Cell>, Cell)> {
+    let core = core_of(text.trim());
+    if !core.is_ascii() {
+        return None;
+    }
+    let layout = g.variant().layout();
+    let cell_named = |s: &str| layout.cells.iter().position(|c| c.name == s);
+    if let Some((_, cell)) = core.split_once('@') {
+        let c = cell_named(cell)?;
+        return Some((vec![c], c));
+    }
+    let body = without_any_promotion(core);
+    // The longest ending that is a cell's name is the destination.
+    let (at, to) = (0..body.len()).find_map(|i| cell_named(&body[i..]).map(|c| (i, c)))?;
+    let prefix = body[..at].trim_end_matches(['x', '-', ':', '*']);
+    // Read as the reader reads it: a piece's letter and a disambiguation, or a pawn's move
+    // whose disambiguation may start with a level letter (`Ba1Ba2`).
+    let mut readings = vec![('P', prefix)];
+    if let Some(c) = prefix.chars().next().filter(char::is_ascii_uppercase) {
+        readings.push((c, &prefix[1..]));
+    }
+    let pieces = g.variant().info().pieces;
+    let us = g.side_to_move();
+    let from = (0..layout.cells.len())
+        .filter(|&c| {
+            let p = g.piece_at(c);
+            p.is_some()
+                && p.colour() == us
+                && readings.iter().any(|&(letter, d)| {
+                    pieces.get(p.kind() as usize).map(|i| i.letter) == Some(letter)
+                        && CellParts::of(&layout.cells[c].name).accepts(d)
+                })
+        })
+        .collect();
+    Some((from, to))
+}
+
+/// `text` without a promotion at its end (`=Q`, `(Q)`, or a letter after the rank).
+fn without_any_promotion(text: &str) -> &str {
+    if let Some(t) = text.strip_suffix(')') {
+        let t = t.trim_end_matches(|c: char| c.is_ascii_alphabetic());
+        t.strip_suffix('(').unwrap_or(t)
+    } else if text.ends_with(|c: char| c.is_ascii_alphabetic()) {
+        let t = &text[..text.len() - 1];
+        t.strip_suffix('=').unwrap_or(t)
+    } else {
+        text
     }
 }
 
@@ -60,15 +115,7 @@ fn shaped<G: Game>(g: &G, text: &str) -> bool {
     if let Some((l, cell)) = text.split_once('@') {
         return l.len() == 1 && l.chars().all(|c| c.is_ascii_alphabetic()) && is_cell(cell);
     }
-    // Without a promotion (`=Q`, `(Q)` or a letter after the rank).
-    let mut body = text;
-    if let Some(t) = body.strip_suffix(')') {
-        body = t.trim_end_matches(|c: char| c.is_ascii_alphabetic());
-        body = body.strip_suffix('(').unwrap_or(body);
-    } else if body.ends_with(|c: char| c.is_ascii_alphabetic()) {
-        body = &body[..body.len() - 1];
-        body = body.strip_suffix('=').unwrap_or(body);
-    }
+    let body = without_any_promotion(text);
     (0..body.len()).any(|i| is_cell(&body[i..]) && prefix_shaped(&body[..i]))
 }
 
