@@ -10,6 +10,7 @@ pub mod fen;
 pub mod future;
 pub mod game;
 pub mod geometry;
+pub mod info;
 pub mod moves;
 pub mod notation;
 pub mod pentaplane;
@@ -25,6 +26,7 @@ pub mod variant;
 pub mod zobrist;
 
 pub use game::{Game, GameEnd, MoveError};
+pub use info::VariantInfo;
 pub use moves::{CastlingSide, Move, MoveFlag, MoveList};
 pub use registry::AnyGame;
-pub use variant::{Variant, VariantInfo};
+pub use variant::Variant;

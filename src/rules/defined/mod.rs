@@ -34,33 +34,12 @@ use crate::rules::moves::{CastlingSide, Move, MoveFlag};
 use crate::rules::piece::{Colour, Kind, Piece};
 use crate::rules::position::VariantRules;
 use crate::rules::sink::MoveSink;
-use crate::rules::variant::Variant;
+use crate::rules::variant::{DefinedRef, Variant};
 use crate::rules::zobrist::Zobrist;
 use crate::text;
 use limits::MAX_VARIANTS_PER_FILE;
 use rules::Stalemate;
 use rules::W;
-
-/// A loaded variant, as [`Variant::Defined`] holds it: compared by identity.
-#[derive(Clone, Copy)]
-pub struct DefinedRef(pub &'static Rules);
-
-impl PartialEq for DefinedRef {
-    fn eq(&self, o: &Self) -> bool {
-        std::ptr::eq(self.0, o.0)
-    }
-}
-impl Eq for DefinedRef {}
-impl std::hash::Hash for DefinedRef {
-    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
-        (self.0 as *const Rules as usize).hash(h)
-    }
-}
-impl std::fmt::Debug for DefinedRef {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}", self.0.name)
-    }
-}
 
 /// A refused file: where and what.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -135,10 +114,7 @@ pub fn compile_text(path: &str, text: &str) -> Result<Vec<Compiled>, FileError> 
     for v in &file.variant {
         let def = v.get_ref();
         let name = def.name.get_ref();
-        if crate::rules::variant::Variant::ALL
-            .iter()
-            .any(|b| b.name() == name)
-        {
+        if Variant::ALL.iter().any(|b| b.name() == name) {
             return Err(err(
                 Some(def.name.span()),
                 &format!("'{name}' is a built-in variant: choose another name"),
