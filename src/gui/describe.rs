@@ -8,8 +8,8 @@
 use super::messages::{CellView, LegalMove, LevelView, PieceView, VariantView};
 use super::rules_pages;
 use crate::rules::bitset::Cell;
+use crate::rules::info::LevelOrder;
 use crate::rules::piece::Colour;
-use crate::rules::variant::LevelOrder;
 use crate::rules::{AnyGame, Game, MoveFlag, MoveList, Variant};
 
 /// The built-in variants by protocol name: the name players know each by, and what is

@@ -1,9 +1,5 @@
 //! The clocks every position keeps beside its placement (read and written as the FEN's last
-//! two fields), how far back a repetition can lie, and the null move of the two-colour
-//! variants, written once.
-
-use super::board::Board;
-use super::piece::Colour;
+//! two fields), and how far back a repetition can lie.
 
 /// The clocks of a position.
 #[derive(Clone, Copy, Debug)]
@@ -75,14 +71,6 @@ impl Clocks {
         self.reversible = 0;
     }
 
-    /// The move number after `mover`'s move in a two-colour game.
-    #[inline(always)]
-    pub fn after_two_colour_move(&mut self, mover: Colour) {
-        if mover == Colour::BLACK {
-            self.fullmove = self.fullmove.saturating_add(1);
-        }
-    }
-
     /// How many times the position with key `key` occurred before: among the last
     /// `reversible` of the `made` moves, every `step`-th position looking back (2 in a
     /// two-colour game, where only positions with the same side to move can be equal; 1 when
@@ -99,59 +87,6 @@ impl Clocks {
             .step_by(step)
             .filter(|&i| key_before(made - i) == key)
             .count()
-    }
-}
-
-/// What a null move changed, for taking it back.
-#[derive(Clone, Copy, Debug)]
-pub struct NullUndo {
-    key: u64,
-    reversible: u32,
-    ep: u16,
-}
-
-/// The null move of a two-colour position: the other side moves, an en passant cell is
-/// forgotten, and repetition detection does not look back across it. The variant gives its
-/// parts ([`NullMove::null_parts`]) and, if it has en passant, how its cell is cleared and
-/// put back; the rest is written here once. Null moves keep their own stack, apart from the
-/// history of moves.
-pub trait NullMove<const W: usize> {
-    /// The board, the side to move, the clocks and the stack of null moves.
-    fn null_parts(&mut self) -> (&mut Board<W>, &mut Colour, &mut Clocks, &mut Vec<NullUndo>);
-
-    /// Clears the en passant cell (and its key) and returns it in the variant's own encoding.
-    fn take_ep(&mut self) -> u16 {
-        u16::MAX
-    }
-
-    /// Puts back a cell [`NullMove::take_ep`] returned (the key is restored separately).
-    fn put_back_ep(&mut self, _ep: u16) {}
-
-    /// Passes the turn.
-    fn make_null_move(&mut self) {
-        let key = self.null_parts().0.key();
-        let ep = self.take_ep();
-        let (board, side, clocks, nulls) = self.null_parts();
-        nulls.push(NullUndo {
-            key,
-            reversible: clocks.reversible,
-            ep,
-        });
-        clocks.reversible = 0;
-        let us = *side;
-        *side = us.flip();
-        let z = board.zobrist();
-        board.toggle_key(z.side[us.idx()] ^ z.side[us.flip().idx()]);
-    }
-
-    /// Takes back [`NullMove::make_null_move`].
-    fn unmake_null_move(&mut self) {
-        let (board, side, clocks, nulls) = self.null_parts();
-        let u = nulls.pop().expect("unmake_null without a null move");
-        *side = side.flip();
-        clocks.reversible = u.reversible;
-        board.set_key(u.key);
-        self.put_back_ep(u.ep);
     }
 }
 
@@ -187,35 +122,5 @@ mod tests {
         c.reversible = 3;
         assert_eq!(c.repetitions(1, 6, 2, |i| keys[i]), 1);
         assert_eq!(c.repetitions(2, 6, 1, |i| keys[i]), 2);
-    }
-
-    /// A null move passes the turn and forgets the en passant square, keeps the half-move
-    /// clock (the fifty-move rule still counts), hides earlier positions from repetition,
-    /// and is taken back exactly.
-    #[test]
-    fn a_null_move_passes_the_turn_and_comes_back() {
-        use crate::rules::{AnyGame, Game, Variant};
-        let fen = "rnbqkbnr/ppppp1pp/8/4Pp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 37 3";
-        let mut g = AnyGame::from_fen(Variant::Chess, fen).unwrap();
-        let before = g.clone();
-        g.make_null();
-        assert_eq!(
-            g.fen(),
-            "rnbqkbnr/ppppp1pp/8/4Pp2/8/8/PPPP1PPP/RNBQKBNR b KQkq - 37 3"
-        );
-        assert!(g.check_invariants().is_ok());
-        // Knight out and back: the position after the null move repeats, not the one before.
-        for m in ["g8f6", "g1f3", "f6g8", "f3g1"] {
-            let mv = g.parse_move(m).unwrap();
-            g.make(mv);
-        }
-        assert_eq!(g.repetitions(), 1);
-        for _ in 0..4 {
-            g.unmake();
-        }
-        g.unmake_null();
-        assert_eq!(g, before);
-        assert_eq!(g.key(), before.key());
-        assert_eq!(g.fen(), fen);
     }
 }

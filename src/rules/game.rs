@@ -6,9 +6,9 @@
 //! variant does differently (drops, shots, explosions, four colours, passes) stays behind it.
 
 use super::bitset::Cell;
+use super::info::PieceInfo;
 use super::moves::{CastlingSide, Move, MoveFlag, MoveList};
 use super::piece::{Colour, Kind, Piece};
-use super::variant::PieceInfo;
 use super::variant::Variant;
 
 /// How a game ended.

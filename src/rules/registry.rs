@@ -1,5 +1,6 @@
-//! The registry: every position type behind one [`AnyGame`], and each [`Variant`]'s
-//! [`VariantInfo`].
+//! The registry: every position type behind one [`AnyGame`], each [`Variant`]'s
+//! [`VariantInfo`], and the variants by name, built-in or loaded from files
+//! ([`Variant::from_name`], [`Variant::available`]).
 //!
 //! Hot code (perft, search) is generic over [`Game`] and reached through
 //! [`with_game!`](crate::with_game), which monomorphises it for each position type. Adding a
@@ -8,17 +9,34 @@
 
 use super::bitset::Cell;
 use super::chess::{self, ChessPosition};
-use super::defined::DefinedPosition;
+use super::defined::{self, DefinedPosition};
 use super::future::{self, FuturePosition};
 use super::game::{Game, GameEnd};
+use super::info::VariantInfo;
 use super::moves::{Move, MoveList};
 use super::pentaplane::{self, PentaplanePosition};
 use super::piece::{Colour, Piece};
 use super::podionic::{self, PodionicPosition};
 use super::polyhedron::{self, PolyhedronPosition};
-use super::variant::{Variant, VariantInfo};
+use super::variant::Variant;
 
 impl Variant {
+    /// The variant with protocol name `name`: a built-in one, or the newest loaded from a
+    /// file under that name.
+    pub fn from_name(name: &str) -> Option<Variant> {
+        Variant::ALL
+            .into_iter()
+            .find(|v| v.name() == name)
+            .or_else(|| defined::find(name))
+    }
+
+    /// Every variant known now: the built-in ones, then those loaded from files.
+    pub fn available() -> Vec<Variant> {
+        let mut all = Variant::ALL.to_vec();
+        all.extend(defined::loaded());
+        all
+    }
+
     /// What the variant declares about itself: start position, colours, bench positions.
     pub fn info(self) -> &'static VariantInfo {
         match self {

@@ -1,6 +1,13 @@
-//! The variants the engine knows, by name, and what each declares about itself beside its
-//! rules. This module knows no position type: the variants and [`Game`](super::Game) depend
-//! on it, and the registry ([`super::registry`]) ties names to position types.
+//! The variants the engine knows, by name: the built-in ones, and those defined in files by
+//! the identity of their compiled rules. This module knows no position type and no registry
+//! of loaded files: the variants and [`Game`](super::Game) depend on it, and the registry
+//! ([`super::registry`]) ties names to position types and finds the variants loaded from
+//! files ([`Variant::from_name`], [`Variant::available`]). What a variant declares about
+//! itself (start position, colours, pieces, bench) is in [`super::info`], re-exported here.
+
+pub use super::info::{FIDE_PIECES, LevelOrder, PieceInfo, VariantInfo, fide_pieces_and, piece};
+
+use super::defined::rules::Rules;
 
 /// A variant's protocol name and identity: one of the built-in variants, or one defined in
 /// a file and loaded at run time (the registry is open).
@@ -19,7 +26,7 @@ pub enum Variant {
     /// Chess – The Future Generation.
     FutureGeneration,
     /// A variant defined in a file ([`crate::rules::defined`]).
-    Defined(super::defined::DefinedRef),
+    Defined(DefinedRef),
 }
 
 impl Variant {
@@ -46,123 +53,30 @@ impl Variant {
         }
     }
 
-    /// The variant with protocol name `name`: a built-in one, or the newest loaded from a
-    /// file under that name.
-    pub fn from_name(name: &str) -> Option<Variant> {
-        Variant::ALL
-            .into_iter()
-            .find(|v| v.name() == name)
-            .or_else(|| super::defined::find(name))
-    }
-
-    /// Every variant known now: the built-in ones, then those loaded from files.
-    pub fn available() -> Vec<Variant> {
-        let mut all = Variant::ALL.to_vec();
-        all.extend(super::defined::loaded());
-        all
-    }
-
     /// Whether this variant was defined in a file.
     pub fn is_defined(self) -> bool {
         matches!(self, Variant::Defined(_))
     }
 }
 
-/// What a variant declares about itself beside its rules: its start position, how many
-/// colours play it, and the positions `bench` searches in it. Each variant's module defines
-/// one; [`Variant::info`] finds it.
-#[derive(Debug)]
-pub struct VariantInfo {
-    /// The start position's FEN.
-    pub start_fen: &'static str,
-    /// The number of colours (seats): 2, or 4 in two teams.
-    pub colours: usize,
-    /// The bench positions (FENs), searched to [`VariantInfo::bench_depth`].
-    pub bench_positions: &'static [&'static str],
-    /// The bench depth: a few hundred milliseconds per position on one core.
-    pub bench_depth: u32,
-    /// The piece kinds, indexed by kind.
-    pub pieces: &'static [PieceInfo],
-    /// Which way the levels are stacked: whether level A is the bottom or the top. A drawing
-    /// (the GUI's 3D view, its note under the 2D board) takes it from here, never from a
-    /// table of its own.
-    pub level_order: LevelOrder,
-    /// What more a drawing's note says about how the levels lie, after the order (empty if
-    /// nothing): "each level is centred on the one below".
-    pub levels_detail: &'static str,
-}
+/// A variant loaded from a file, as [`Variant::Defined`] holds it: its compiled rules (which
+/// live as long as the process), compared by identity.
+#[derive(Clone, Copy)]
+pub struct DefinedRef(pub &'static Rules);
 
-impl VariantInfo {
-    /// How the levels of a board of `levels` levels lie, in words, for a drawing: the order,
-    /// then [`VariantInfo::levels_detail`]; empty on a one-level board.
-    pub fn levels_note(&self, levels: usize) -> String {
-        if levels < 2 {
-            return String::new();
-        }
-        let last = (b'A' + (levels - 1) as u8) as char;
-        let mut note = match self.level_order {
-            LevelOrder::BottomUp => format!("Level A is the bottom, {last} the top"),
-            LevelOrder::TopDown => format!("Level A is the top, {last} the bottom"),
-        };
-        if !self.levels_detail.is_empty() {
-            note.push_str("; ");
-            note.push_str(self.levels_detail);
-        }
-        note
+impl PartialEq for DefinedRef {
+    fn eq(&self, o: &Self) -> bool {
+        std::ptr::eq(self.0, o.0)
     }
 }
-
-/// Which way a variant's levels are stacked. The rules name levels by letter only (a move
-/// from `A` to `B` is the same move whichever way up the board stands), but the variants'
-/// own texts place them: Raumschach's tradition puts A at the bottom, Podionic's and the
-/// Future Generation's at the top, and a drawing that stacks them the other way round
-/// contradicts every diagram of the variant.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum LevelOrder {
-    /// Level A at the bottom, each next letter one level higher.
-    BottomUp,
-    /// Level A at the top, each next letter one level lower.
-    TopDown,
-}
-
-impl LevelOrder {
-    /// The height of level `z` (0 = A) on a board of `levels` levels: 0 for the bottom one,
-    /// `levels - 1` for the top one.
-    pub fn height(self, z: usize, levels: usize) -> usize {
-        match self {
-            LevelOrder::BottomUp => z,
-            LevelOrder::TopDown => levels - 1 - z,
-        }
+impl Eq for DefinedRef {}
+impl std::hash::Hash for DefinedRef {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        (self.0 as *const Rules as usize).hash(h)
     }
 }
-
-/// A piece kind as players know it.
-#[derive(Clone, Copy, Debug)]
-pub struct PieceInfo {
-    /// Its letter in FEN and notation (upper case).
-    pub letter: char,
-    /// Its name.
-    pub name: &'static str,
-}
-
-/// Shorthand for the piece tables of the variants' [`VariantInfo`]s.
-pub const fn piece(letter: char, name: &'static str) -> PieceInfo {
-    PieceInfo { letter, name }
-}
-
-/// The six FIDE pieces, in the kind order of the variants built on them (chess, Pole Chess,
-/// Podionic, Future Generation), which number any further pieces after these.
-pub const FIDE_PIECES: [PieceInfo; 6] = [
-    piece('P', "Pawn"),
-    piece('N', "Knight"),
-    piece('B', "Bishop"),
-    piece('R', "Rook"),
-    piece('Q', "Queen"),
-    piece('K', "King"),
-];
-
-/// The FIDE pieces and one more (kind 6).
-pub const fn fide_pieces_and(extra: PieceInfo) -> [PieceInfo; 7] {
-    let f = FIDE_PIECES;
-    [f[0], f[1], f[2], f[3], f[4], f[5], extra]
+impl std::fmt::Debug for DefinedRef {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.0.name)
+    }
 }

@@ -27,13 +27,15 @@ impl ChessPosition {
             kind::ROOK => rook_attacks(t, from, occ) & not_ours,
             kind::QUEEN => (rook_attacks(t, from, occ) | bishop_attacks(t, from, occ)) & not_ours,
             kind::KING => t.king[from] & not_ours,
-            kind::POLE if self.poles_available => t.geo.all().and_not(occ),
+            kind::POLE if self.state.poles_available => t.geo.all().and_not(occ),
             kind::POLE => Bb::EMPTY,
             _ => {
                 let up: isize = if us == Colour::WHITE { 8 } else { -8 };
                 let mut targets = t.pawn_attacks[us.idx()][from] & enemies;
-                if self.ep != NO_EP && t.pawn_attacks[us.idx()][from].contains(self.ep as Cell) {
-                    targets.insert(self.ep as Cell);
+                if self.state.ep != NO_EP
+                    && t.pawn_attacks[us.idx()][from].contains(self.state.ep as Cell)
+                {
+                    targets.insert(self.state.ep as Cell);
                 }
                 let one = (from as isize + up) as Cell;
                 if !occ.contains(one) {
@@ -52,7 +54,7 @@ impl ChessPosition {
     /// Why moving the piece on `from` to `to` is refused (a Pole drop on `to` when `from ==
     /// to`).
     pub(super) fn explain(&self, from: Cell, to: Cell) -> String {
-        let pieces = if self.pole_rules {
+        let pieces = if self.state.pole_rules {
             POLE.pieces
         } else {
             CHESS.pieces
@@ -64,7 +66,7 @@ impl ChessPosition {
             return why;
         }
         let piece = self.board.piece_at(from);
-        if piece.kind() == kind::POLE && !self.poles_available {
+        if piece.kind() == kind::POLE && !self.state.poles_available {
             return "Poles may be played only after the first capture of the game".into();
         }
         if self.board.piece_at(to).kind() == kind::POLE && self.board.piece_at(to).is_some() {
@@ -88,13 +90,13 @@ impl ChessPosition {
 
     fn explain_drop(&self, to: Cell) -> String {
         let us = self.side;
-        if !self.pole_rules {
+        if !self.state.pole_rules {
             return "nothing can be dropped in chess".into();
         }
-        if !self.hand[us.idx()] {
+        if !self.state.hand[us.idx()] {
             return format!("{}'s Pole is already on the board", us.name());
         }
-        if !self.poles_available {
+        if !self.state.poles_available {
             return "Poles may be played only after the first capture of the game".into();
         }
         if self.board.piece_at(to).is_some() {

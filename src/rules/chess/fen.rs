@@ -7,11 +7,11 @@
 //! White has dropped its Pole. A plain chess FEN in Pole Chess means both Poles in hand and not
 //! yet available.
 
-use super::position::ChessPosition;
+use super::position::{Chess, ChessPosition};
 use super::tables::{LETTERS, kind, sq};
 use crate::rules::bitset::Cell;
-use crate::rules::clocks::Clocks;
 use crate::rules::fen as rules_fen;
+use crate::rules::game::Game;
 use crate::rules::piece::{Colour, Piece};
 use crate::rules::placement;
 
@@ -35,56 +35,34 @@ fn parse_square(s: &str) -> Option<Cell> {
 impl ChessPosition {
     /// Reads a FEN (see the module documentation for Pole Chess).
     pub fn from_fen(fen: &str, pole_rules: bool) -> Result<Self, String> {
-        let fields = rules_fen::fields(
-            fen,
-            &[
-                "placement",
-                "side to move",
-                "castling",
-                "en passant",
-                "half-move clock",
-                "move number",
-            ],
-        )?;
-        let (placement_text, holdings) = rules_fen::bracketed(fields[0], "holdings")?;
-        let mut p = ChessPosition::empty(pole_rules);
-        p.read_placement(placement_text)?;
-        p.read_poles(holdings)?;
-        p.check_kings_and_pawns()?;
-        p.side = rules_fen::two_colour_side(fields[1])?;
-        p.read_castling(fields.get(2).copied().unwrap_or("-"))?;
-        let them = p.side.flip();
-        if p.is_attacked(p.king_square(them), p.side, p.board.occupied()) {
-            return Err(format!(
-                "FEN: the side not to move ({}) is in check",
-                them.name()
-            ));
-        }
-        p.read_ep(fields.get(3).copied().unwrap_or("-"))?;
-        p.clocks = Clocks::read(fields.get(4).copied(), fields.get(5).copied())?;
-        p.board.set_key(p.key_from_scratch());
-        Ok(p)
+        Self::read_fen(Chess::new(pole_rules), fen)
     }
 
-    /// The placement; a Pole only in Pole Chess, at most one per side.
-    fn read_placement(&mut self, text: &str) -> Result<(), String> {
-        let pole_rules = self.pole_rules;
-        let pieces = placement::read(text, &Self::t().geo, |ch, _| {
-            let piece = placement::read_letter(&LETTERS, ch)?;
-            if piece.kind() == kind::POLE && !pole_rules {
-                return Err(format!("a Pole ('{ch}') exists only in Pole Chess"));
-            }
-            Ok(piece)
-        })?;
-        for (cell, piece) in pieces {
-            self.board.put(cell, piece);
-        }
+    /// The FEN after the placement: at most one Pole each, the Poles' holdings, one King
+    /// each and pawns off the first and last ranks, the side to move, the castling rights,
+    /// the side not to move not in check, the en passant square.
+    pub(super) fn read_state(
+        &mut self,
+        holdings: Option<&str>,
+        fields: &[&str],
+    ) -> Result<(), String> {
         for c in [Colour::WHITE, Colour::BLACK] {
             if self.board.pieces(kind::POLE, c).more_than_one() {
                 return Err(format!("FEN: {} has more than one Pole", c.name()));
             }
         }
-        Ok(())
+        self.read_poles(holdings)?;
+        self.check_kings_and_pawns()?;
+        self.side = rules_fen::two_colour_side(fields[1])?;
+        self.read_castling(fields.get(2).copied().unwrap_or("-"))?;
+        let them = self.side.flip();
+        if self.is_attacked(self.king_square(them), self.side, self.board.occupied()) {
+            return Err(format!(
+                "FEN: the side not to move ({}) is in check",
+                them.name()
+            ));
+        }
+        self.read_ep(fields.get(3).copied().unwrap_or("-"))
     }
 
     /// The Poles' state from the holdings (`Oo+`): in hand or on the board, never both or
@@ -98,10 +76,10 @@ impl ChessPosition {
                     "FEN: a Pole on the board needs the holdings field, e.g. '[o+]'".into(),
                 );
             }
-            self.hand = [self.pole_rules; 2];
+            self.state.hand = [self.state.pole_rules; 2];
             return Ok(());
         };
-        if !self.pole_rules {
+        if !self.state.pole_rules {
             return Err("FEN holdings ('[...]') exist only in Pole Chess".into());
         }
         let mut in_hand = [false; 2];
@@ -116,7 +94,7 @@ impl ChessPosition {
                     }
                     in_hand[c] = true;
                 }
-                '+' => self.poles_available = true,
+                '+' => self.state.poles_available = true,
                 '-' => {}
                 _ => {
                     return Err(format!(
@@ -138,8 +116,8 @@ impl ChessPosition {
                 ));
             }
         }
-        self.hand = in_hand;
-        self.poles_available |= on_board.iter().any(|&b| b);
+        self.state.hand = in_hand;
+        self.state.poles_available |= on_board.iter().any(|&b| b);
         Ok(())
     }
 
@@ -200,14 +178,14 @@ impl ChessPosition {
             let Some(file) = file else { continue };
             let kingside = file > king_file;
             let i = usize::from(!kingside) + if colour == Colour::WHITE { 0 } else { 2 };
-            if self.castling & (1 << i) != 0 {
+            if self.state.castling & (1 << i) != 0 {
                 return Err(format!(
                     "FEN castling field '{field}': two rights on the same side for {}",
                     colour.name()
                 ));
             }
-            self.castling |= 1 << i;
-            self.castle.add(i, king, sq(file, rank));
+            self.state.castling |= 1 << i;
+            self.state.castle.add(i, king, sq(file, rank));
         }
         Ok(())
     }
@@ -217,10 +195,10 @@ impl ChessPosition {
     fn castling_field(&self) -> String {
         let mut s = String::new();
         for (i, letter) in [(0, 'K'), (1, 'Q'), (2, 'k'), (3, 'q')] {
-            if self.castling & (1 << i) == 0 {
+            if self.state.castling & (1 << i) == 0 {
                 continue;
             }
-            let rook = self.castle.rook[i] as Cell;
+            let rook = self.state.castle.rook[i] as Cell;
             let (file, rank) = (rook % 8, rook / 8);
             let colour = if i < 2 { Colour::WHITE } else { Colour::BLACK };
             let outer = if i % 2 == 0 { file + 1..8 } else { 0..file };
@@ -228,7 +206,7 @@ impl ChessPosition {
                 .into_iter()
                 .any(|f| self.board.piece_at(sq(f, rank)) == Piece::new(kind::ROOK, colour));
             let file_letter = (b'a' + file as u8) as char;
-            s.push(if self.chess960 || !outermost {
+            s.push(if self.state.chess960 || !outermost {
                 if i < 2 {
                     file_letter.to_ascii_uppercase()
                 } else {
@@ -270,70 +248,37 @@ impl ChessPosition {
                 .iter()
                 .any(|f| self.en_passant_is_safe(f, e, victim))
             {
-                self.ep = e as u8;
+                self.state.ep = e as u8;
             }
         }
         Ok(())
     }
 
-    fn piece_letter(piece: Piece) -> char {
-        let l = LETTERS[piece.kind() as usize];
-        if piece.colour() == Colour::WHITE {
-            l
-        } else {
-            l.to_ascii_lowercase()
+    /// The Poles' holdings in Pole Chess: the Poles in hand, `+` once they are available.
+    pub(super) fn poles_text(&self) -> Option<String> {
+        if !self.state.pole_rules {
+            return None;
         }
+        let mut s = String::new();
+        if self.state.hand[0] {
+            s.push('O');
+        }
+        if self.state.hand[1] {
+            s.push('o');
+        }
+        if self.state.poles_available {
+            s.push('+');
+        }
+        Some(s)
     }
 
-    /// The position as FEN.
-    pub fn to_fen(&self) -> String {
-        let mut s = String::new();
-        for y in (0..8).rev() {
-            let mut empty = 0;
-            for x in 0..8 {
-                let piece = self.board.piece_at(sq(x, y));
-                if piece.is_none() {
-                    empty += 1;
-                } else {
-                    if empty > 0 {
-                        s.push_str(&empty.to_string());
-                        empty = 0;
-                    }
-                    s.push(Self::piece_letter(piece));
-                }
-            }
-            if empty > 0 {
-                s.push_str(&empty.to_string());
-            }
-            if y > 0 {
-                s.push('/');
-            }
-        }
-        if self.pole_rules {
-            s.push('[');
-            if self.hand[0] {
-                s.push('O');
-            }
-            if self.hand[1] {
-                s.push('o');
-            }
-            if self.poles_available {
-                s.push('+');
-            }
-            s.push(']');
-        }
-        s.push(' ');
-        s.push(self.side.letter());
-        s.push(' ');
-        s.push_str(&self.castling_field());
-        s.push(' ');
-        match self.ep_square() {
-            Some(e) => s.push_str(&square_name(e)),
-            None => s.push('-'),
-        }
-        s.push(' ');
-        s.push_str(&self.clocks.fen());
-        s
+    /// The castling and en passant fields.
+    pub(super) fn state_fields(&self) -> Vec<String> {
+        let ep = match self.ep_square() {
+            Some(e) => square_name(e),
+            None => "-".into(),
+        };
+        vec![self.castling_field(), ep]
     }
 
     /// The board drawing for `d`.
@@ -347,7 +292,7 @@ impl ChessPosition {
                 let c = if piece.is_none() {
                     ' '
                 } else {
-                    Self::piece_letter(piece)
+                    placement::letter(&LETTERS, piece)
                 };
                 s.push_str(&format!(" | {c}"));
             }
@@ -355,19 +300,23 @@ impl ChessPosition {
             s.push_str(line);
         }
         s.push_str("   a   b   c   d   e   f   g   h\n\n");
-        s.push_str(&format!("Fen: {}\n", self.to_fen()));
+        s.push_str(&format!("Fen: {}\n", self.fen()));
         s.push_str(&format!("Key: {:016X}\n", self.board.key()));
         let checkers: Vec<String> = self.checkers().iter().map(square_name).collect();
         s.push_str(&format!("Checkers: {}", checkers.join(" ")));
-        if self.pole_rules {
+        if self.state.pole_rules {
             let hand: Vec<&str> = [Colour::WHITE, Colour::BLACK]
                 .into_iter()
-                .filter(|c| self.hand[c.idx()])
+                .filter(|c| self.state.hand[c.idx()])
                 .map(|c| c.name())
                 .collect();
             s.push_str(&format!(
                 "\nPoles available: {}; in hand: {}",
-                if self.poles_available { "yes" } else { "no" },
+                if self.state.poles_available {
+                    "yes"
+                } else {
+                    "no"
+                },
                 if hand.is_empty() {
                     "none".to_string()
                 } else {
@@ -454,7 +403,7 @@ mod tests {
             assert!(r1 < k && k < r2, "{fen}");
             assert_ne!(at('B') % 2, first.rfind('B').unwrap() % 2, "{fen}");
             let p = ChessPosition::from_fen(&fen, false).unwrap();
-            assert_eq!(p.castling, 0xf, "{fen}");
+            assert_eq!(p.state.castling, 0xf, "{fen}");
             assert!(p.check_invariants().is_ok(), "{fen}");
             assert!(seen.insert(first.to_string()));
         }
@@ -465,18 +414,15 @@ mod tests {
         // Shredder-FEN in, X-FEN (KQkq) out outside Chess960 notation, Rook files in it.
         let fen = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9";
         let mut p = ChessPosition::from_fen(fen, false).unwrap();
-        assert_eq!(p.to_fen(), fen.replace("HFhf", "KQkq"));
+        assert_eq!(p.fen(), fen.replace("HFhf", "KQkq"));
         p.set_chess960(true);
-        assert_eq!(p.to_fen(), fen);
+        assert_eq!(p.fen(), fen);
         // A right with a Rook that is not the outermost is written with its file.
         let inner = "4k3/8/8/8/8/8/8/4KR1R w F - 0 1";
-        assert_eq!(
-            ChessPosition::from_fen(inner, false).unwrap().to_fen(),
-            inner
-        );
+        assert_eq!(ChessPosition::from_fen(inner, false).unwrap().fen(), inner);
         // `K` names the outermost Rook.
         let p = ChessPosition::from_fen("4k3/8/8/8/8/8/8/4KR1R w K - 0 1", false).unwrap();
-        assert_eq!(p.castle.rook[0] as usize, sq(7, 0));
+        assert_eq!(p.state.castle.rook[0] as usize, sq(7, 0));
         // Two rights on one side, and nonsense, are refused.
         assert!(ChessPosition::from_fen("4k3/8/8/8/8/8/8/4KR1R w FH - 0 1", false).is_err());
         assert!(ChessPosition::from_fen("4k3/8/8/8/8/8/8/4K2R w X - 0 1", false).is_err());
@@ -501,7 +447,7 @@ mod tests {
         assert_eq!(p.king_destination(castle), Some(sq(2, 0)));
         let mut q = p.clone();
         q.make_move(castle);
-        assert_eq!(q.to_fen(), "4k2r/8/8/8/8/8/8/2KR4 b - - 1 1");
+        assert_eq!(q.fen(), "4k2r/8/8/8/8/8/8/2KR4 b - - 1 1");
         q.unmake_move();
         assert!(q == p);
     }

@@ -1,7 +1,7 @@
 //! What the variant declares about itself beside its rules (see [`VariantInfo`]).
 
 use super::fen::{POLE_START_FEN, START_FEN};
-use crate::rules::variant::{FIDE_PIECES, LevelOrder, VariantInfo, fide_pieces_and, piece};
+use crate::rules::info::{FIDE_PIECES, LevelOrder, VariantInfo, fide_pieces_and, piece};
 
 /// FIDE chess.
 pub const CHESS: VariantInfo = VariantInfo {

@@ -3,30 +3,28 @@
 use super::position::{ChessPosition, NO_EP, Undo, castled_squares};
 use super::tables::{Z_CASTLING, Z_EP, Z_HAND, Z_POLES, kind};
 use crate::rules::bitset::Cell;
-use crate::rules::board::Board;
-use crate::rules::clocks::{Clocks, NullMove, NullUndo};
 use crate::rules::moves::{Move, MoveFlag};
 use crate::rules::piece::{Colour, Piece};
 
 impl ChessPosition {
     fn set_castling(&mut self, rights: u8) {
-        if rights != self.castling {
+        if rights != self.state.castling {
             let z = &Self::t().zobrist;
             self.board.toggle_key(
-                z.extra[Z_CASTLING + self.castling as usize]
+                z.extra[Z_CASTLING + self.state.castling as usize]
                     ^ z.extra[Z_CASTLING + rights as usize],
             );
-            self.castling = rights;
+            self.state.castling = rights;
         }
     }
 
     /// Clears the en passant square (and its key).
     #[inline(always)]
     fn clear_ep(&mut self) {
-        if self.ep != NO_EP {
+        if self.state.ep != NO_EP {
             self.board
-                .toggle_key(Self::t().zobrist.extra[Z_EP + (self.ep % 8) as usize]);
-            self.ep = NO_EP;
+                .toggle_key(Self::t().zobrist.extra[Z_EP + (self.state.ep % 8) as usize]);
+            self.state.ep = NO_EP;
         }
     }
 
@@ -34,8 +32,8 @@ impl ChessPosition {
     #[inline(always)]
     fn note_capture(&mut self) {
         self.clocks.restart();
-        if self.pole_rules && !self.poles_available {
-            self.poles_available = true;
+        if self.state.pole_rules && !self.state.poles_available {
+            self.state.poles_available = true;
             self.board.toggle_key(Self::t().zobrist.extra[Z_POLES]);
         }
     }
@@ -51,37 +49,34 @@ impl ChessPosition {
             .iter()
             .any(|from| self.en_passant_is_safe(from, ep, victim))
         {
-            self.ep = ep as u8;
+            self.state.ep = ep as u8;
             self.board.toggle_key(t.zobrist.extra[Z_EP + ep % 8]);
         }
     }
 
-    pub(super) fn make_move(&mut self, mv: Move) {
+    #[inline(always)]
+    pub(super) fn play(&mut self, mv: Move) -> Undo {
         let t = Self::t();
         let z = &t.zobrist;
         let us = self.side;
-        let them = us.flip();
         let (from, to) = (mv.from(), mv.to());
         let mut undo = Undo {
-            mv,
             moved: if mv.flag() == MoveFlag::Drop {
                 Piece::new(kind::POLE, us)
             } else {
                 self.board.piece_at(from)
             },
             captured: Piece::NONE,
-            castling: self.castling,
-            ep: self.ep,
-            poles_available: self.poles_available,
-            clocks: self.clocks,
-            key: self.board.key(),
+            castling: self.state.castling,
+            ep: self.state.ep,
+            poles_available: self.state.poles_available,
         };
         self.clear_ep();
         self.clocks.tick();
         let mut ep_after = None;
         match mv.flag() {
             MoveFlag::Drop => {
-                self.hand[us.idx()] = false;
+                self.state.hand[us.idx()] = false;
                 self.board.toggle_key(z.extra[Z_HAND + us.idx()]);
                 self.board.put(to, Piece::new(kind::POLE, us));
             }
@@ -101,7 +96,9 @@ impl ChessPosition {
                         self.board.put(to, Piece::new(k, us));
                     }
                 }
-                self.set_castling(self.castling & self.castle.keep[from] & self.castle.keep[to]);
+                self.set_castling(
+                    self.state.castling & self.state.castle.keep[from] & self.state.castle.keep[to],
+                );
             }
             MoveFlag::DoubleStep => {
                 self.board.relocate(from, to);
@@ -122,29 +119,25 @@ impl ChessPosition {
                 let rook = self.board.remove(to);
                 self.board.put(king_to, king);
                 self.board.put(rook_to, rook);
-                self.set_castling(self.castling & self.castle.keep[from]);
+                self.set_castling(self.state.castling & self.state.castle.keep[from]);
             }
             MoveFlag::Shot | MoveFlag::Pass => unreachable!("no such move in chess"),
         }
-        self.side = them;
-        self.board.toggle_key(z.side[us.idx()] ^ z.side[them.idx()]);
-        self.clocks.after_two_colour_move(us);
+        self.hand_over(us.flip());
         if let Some((ep, victim)) = ep_after {
             self.set_ep_if_capturable(ep, victim);
         }
-        self.history.push(undo);
+        undo
     }
 
-    pub(super) fn unmake_move(&mut self) {
-        let u = self.history.pop().expect("unmake without a move");
-        let mv = u.mv;
-        let us = self.side.flip();
-        self.side = us;
+    #[inline(always)]
+    pub(super) fn take_back(&mut self, mv: Move, u: &Undo) {
+        let us = self.side;
         let (from, to) = (mv.from(), mv.to());
         match mv.flag() {
             MoveFlag::Drop => {
                 self.board.remove(to);
-                self.hand[us.idx()] = true;
+                self.state.hand[us.idx()] = true;
             }
             MoveFlag::Normal => {
                 if mv.promotion().is_some() {
@@ -171,31 +164,16 @@ impl ChessPosition {
             }
             MoveFlag::Shot | MoveFlag::Pass => unreachable!("no such move in chess"),
         }
-        self.castling = u.castling;
-        self.ep = u.ep;
-        self.poles_available = u.poles_available;
-        self.clocks = u.clocks;
-        self.board.set_key(u.key);
-    }
-}
-
-impl NullMove<1> for ChessPosition {
-    fn null_parts(&mut self) -> (&mut Board<1>, &mut Colour, &mut Clocks, &mut Vec<NullUndo>) {
-        (
-            &mut self.board,
-            &mut self.side,
-            &mut self.clocks,
-            &mut self.nulls,
-        )
+        self.state.castling = u.castling;
+        self.state.ep = u.ep;
+        self.state.poles_available = u.poles_available;
     }
 
-    fn take_ep(&mut self) -> u16 {
-        let ep = self.ep;
+    /// Clears the en passant square for a null move and returns it.
+    #[inline(always)]
+    pub(super) fn take_ep(&mut self) -> u16 {
+        let ep = self.state.ep;
         self.clear_ep();
         ep as u16
-    }
-
-    fn put_back_ep(&mut self, ep: u16) {
-        self.ep = ep as u8;
     }
 }

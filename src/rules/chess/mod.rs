@@ -12,18 +12,21 @@ mod position;
 pub mod tables;
 
 pub use fen::{POLE_START_FEN, START_FEN, chess960_start_fen};
-pub use position::{BoardChange, ChessPosition};
+pub use position::{BoardChange, Chess, ChessPosition};
 
 use movegen::TacticalSink;
 use tables::{LETTERS, kind};
 
 use crate::rules::bitset::Cell;
-use crate::rules::clocks::NullMove;
-use crate::rules::game::{Game, GameEnd, mate_or_stalemate};
+use crate::rules::game::{Game, MoveError};
+use crate::rules::geometry::Geometry;
 use crate::rules::moves::{CastlingSide, Move, MoveFlag, MoveList};
 use crate::rules::piece::{Colour, Kind, Piece};
-use crate::rules::sink::{CountSink, ListSink};
+use crate::rules::placement::{self, Chars2};
+use crate::rules::position::VariantRules;
+use crate::rules::sink::{ListSink, MoveSink};
 use crate::rules::variant::Variant;
+use crate::rules::zobrist::Zobrist;
 
 impl ChessPosition {
     /// The start position of chess, or of Pole Chess (both Poles in hand, not yet available).
@@ -47,7 +50,7 @@ impl ChessPosition {
         }
         let knights = b.kind(kind::KNIGHT);
         let bishops = b.kind(kind::BISHOP);
-        if self.pole_rules {
+        if self.state.pole_rules {
             return knights.is_empty() && bishops.is_empty();
         }
         if knights.is_empty() {
@@ -71,14 +74,18 @@ impl ChessPosition {
     /// UCI writes chess castling. `None` when the move is written as the King taking its Rook.
     fn classical_castling_target(&self, mv: Move) -> Option<Cell> {
         let classical = mv.flag() == MoveFlag::Castle
-            && !self.chess960
+            && !self.state.chess960
             && mv.from() % 8 == 4
             && matches!(mv.to() % 8, 0 | 7);
         classical.then(|| self.castled_king_square(mv))
     }
 }
 
-impl Game for ChessPosition {
+impl VariantRules<1> for Chess {
+    type Undo = position::Undo;
+
+    const HOLDINGS: Option<&'static str> = Some("holdings");
+
     fn variant(&self) -> Variant {
         if self.pole_rules {
             Variant::Pole
@@ -87,66 +94,108 @@ impl Game for ChessPosition {
         }
     }
 
-    fn side_to_move(&self) -> Colour {
-        self.side
+    fn geometry(&self) -> &'static Geometry<1> {
+        &tables::TABLES.geo
     }
 
-    fn key(&self) -> u64 {
-        self.board.key()
+    fn zobrist(&self) -> &'static Zobrist {
+        &tables::TABLES.zobrist
     }
 
-    fn generate(&self, moves: &mut MoveList) {
-        self.generate_into(&mut ListSink(moves));
+    fn letters(&self) -> &'static [char] {
+        &LETTERS
     }
 
-    fn generate_tactical(&self, moves: &mut MoveList) {
-        let enemies = self
+    #[inline(always)]
+    fn generate_into<S: MoveSink<1>>(p: &ChessPosition, sink: &mut S) {
+        p.generate_into(sink);
+    }
+
+    fn generate_tactical(p: &ChessPosition, moves: &mut MoveList) {
+        let enemies = p
             .board
-            .colour(self.side.flip())
-            .and_not(self.board.kind(kind::POLE));
-        self.generate_into(&mut TacticalSink {
+            .colour(p.side.flip())
+            .and_not(p.board.kind(kind::POLE));
+        p.generate_into(&mut TacticalSink {
             list: ListSink(moves),
             enemies,
         });
     }
 
-    fn count_moves(&self) -> u64 {
-        let mut c = CountSink(0);
-        self.generate_into(&mut c);
-        c.0
+    #[inline(always)]
+    fn make(p: &mut ChessPosition, mv: Move) -> position::Undo {
+        p.play(mv)
     }
 
-    fn make(&mut self, mv: Move) {
-        self.make_move(mv);
+    #[inline(always)]
+    fn unmake(p: &mut ChessPosition, mv: Move, undo: &position::Undo) {
+        p.take_back(mv, undo);
     }
 
-    fn unmake(&mut self) {
-        self.unmake_move();
+    fn take_ep(p: &mut ChessPosition) -> u16 {
+        p.take_ep()
     }
 
-    fn history_len(&self) -> usize {
-        self.history.len()
+    fn put_back_ep(p: &mut ChessPosition, ep: u16) {
+        p.state.ep = ep as u8;
     }
 
-    fn in_check(&self) -> bool {
-        self.checkers().any()
+    #[inline]
+    fn in_check(p: &ChessPosition) -> bool {
+        p.checkers().any()
     }
 
-    fn may_give_check(&self, mv: Move) -> bool {
-        self.gives_check(mv)
+    fn kings_in_danger(p: &ChessPosition) -> Vec<Cell> {
+        p.king_in_check()
     }
 
-    fn legal_without_generating(&self, mv: Move) -> Option<bool> {
-        Some(self.is_legal(mv))
+    fn move_rule(_p: &ChessPosition) -> Option<(u32, &'static str)> {
+        Some((100, "fifty-move rule"))
     }
 
-    fn fen(&self) -> String {
-        self.to_fen()
+    fn insufficient_material(p: &ChessPosition) -> bool {
+        p.insufficient_material()
     }
 
-    fn move_name(&self, mv: Move) -> String {
+    fn captured_piece(p: &ChessPosition, mv: Move) -> Piece {
+        match mv.flag() {
+            MoveFlag::EnPassant => Piece::new(kind::PAWN, p.side.flip()),
+            MoveFlag::Normal if p.board.piece_at(mv.from()).kind() != kind::POLE => {
+                p.board.piece_at(mv.to())
+            }
+            _ => Piece::NONE,
+        }
+    }
+
+    #[inline]
+    fn may_give_check(p: &ChessPosition, mv: Move) -> bool {
+        p.gives_check(mv)
+    }
+
+    #[inline]
+    fn legal_without_generating(p: &ChessPosition, mv: Move) -> Option<bool> {
+        Some(p.is_legal(mv))
+    }
+
+    fn king_destination(p: &ChessPosition, mv: Move) -> Option<Cell> {
+        (mv.flag() == MoveFlag::Castle).then(|| p.castled_king_square(mv))
+    }
+
+    /// By the Rook's file, as in Chess960: the Rook on the King's h-side is `O-O` wherever
+    /// the two stand (a King on b1 castling with a Rook on h1 castles short).
+    fn castling_side(_p: &ChessPosition, mv: Move) -> Option<CastlingSide> {
+        (mv.flag() == MoveFlag::Castle).then(|| {
+            if mv.to() % 8 > mv.from() % 8 {
+                CastlingSide::Short
+            } else {
+                CastlingSide::Long
+            }
+        })
+    }
+
+    fn move_name(p: &ChessPosition, mv: Move) -> String {
         let mut to = ChessPosition::square_name(mv.to());
-        if let Some(king_to) = self.classical_castling_target(mv) {
+        if let Some(king_to) = p.classical_castling_target(mv) {
             to = ChessPosition::square_name(king_to);
         }
         match (mv.flag(), mv.promotion()) {
@@ -161,7 +210,7 @@ impl Game for ChessPosition {
         }
     }
 
-    fn is_move_syntax(&self, s: &str) -> bool {
+    fn is_move_syntax(p: &ChessPosition, s: &str) -> bool {
         // Move names are ASCII; checking first makes the byte slices below char boundaries
         // (`a\u{e9}1` is four bytes, and slicing it at byte 2 would panic).
         if !s.is_ascii() {
@@ -169,7 +218,7 @@ impl Game for ChessPosition {
         }
         let sq_ok = |t: &str| ChessPosition::parse_square(t).is_some();
         if let Some(rest) = s.strip_prefix("O@") {
-            return self.pole_rules && sq_ok(rest);
+            return p.state.pole_rules && sq_ok(rest);
         }
         match s.len() {
             4 => sq_ok(&s[..2]) && sq_ok(&s[2..]),
@@ -181,144 +230,110 @@ impl Game for ChessPosition {
     /// Castling is read in both ways of writing it whatever the notation: the King taking
     /// its Rook (`e1h1`, Chess960's), and the King's own move (`e1g1`) unless another legal
     /// move has that name (in Chess960 the King may stand beside its destination).
-    fn parse_move(&self, s: &str) -> Result<Move, crate::rules::game::MoveError> {
+    fn parse_move(p: &ChessPosition, s: &str) -> Result<Move, MoveError> {
         let mut list = MoveList::new();
-        self.generate(&mut list);
-        let named = |m: Move| self.move_name(m) == s;
+        p.generate(&mut list);
+        let named = |m: Move| p.move_name(m) == s;
         if let Some(&m) = list.iter().find(|&&m| named(m)) {
             return Ok(m);
         }
         let castle = list.iter().find(|&&m| {
             m.flag() == MoveFlag::Castle && {
                 let square = ChessPosition::square_name;
-                let (from, to) = (m.from(), self.castled_king_square(m));
+                let (from, to) = (m.from(), p.castled_king_square(m));
                 s == format!("{}{}", square(from), square(m.to()))
                     || (to != from && s == format!("{}{}", square(from), square(to)))
             }
         });
         match castle {
             Some(&m) => Ok(m),
-            None => Err(self.not_a_move(s)),
+            None => Err(p.not_a_move(s)),
         }
     }
 
-    fn king_destination(&self, mv: Move) -> Option<Cell> {
-        (mv.flag() == MoveFlag::Castle).then(|| self.castled_king_square(mv))
+    fn fen_field_names(&self) -> Vec<&'static str> {
+        vec![
+            "placement",
+            "side to move",
+            "castling",
+            "en passant",
+            "half-move clock",
+            "move number",
+        ]
     }
 
-    /// By the Rook's file, as in Chess960: the Rook on the King's h-side is `O-O` wherever
-    /// the two stand (a King on b1 castling with a Rook on h1 castles short).
-    fn castling_side(&self, mv: Move) -> Option<CastlingSide> {
-        (mv.flag() == MoveFlag::Castle).then(|| {
-            if mv.to() % 8 > mv.from() % 8 {
-                CastlingSide::Short
-            } else {
-                CastlingSide::Long
-            }
-        })
-    }
-
-    fn decided(&self) -> Option<GameEnd> {
-        None
-    }
-
-    fn end_without_moves(&self) -> GameEnd {
-        mate_or_stalemate(self.in_check(), self.side)
-    }
-
-    fn repetitions(&self) -> usize {
-        self.clocks
-            .repetitions(self.key(), self.history.len(), 2, |i| self.history[i].key)
-    }
-
-    fn rule_draw(&self) -> Option<&'static str> {
-        if self.clocks.halfmove >= 100 {
-            Some("fifty-move rule")
-        } else if self.insufficient_material() {
-            Some("insufficient material")
-        } else {
-            None
+    /// A Pole only in Pole Chess.
+    fn read_piece(&self, first: char, _rest: &mut Chars2) -> Result<Piece, String> {
+        let piece = placement::read_letter(&LETTERS, first)?;
+        if piece.kind() == kind::POLE && !self.pole_rules {
+            return Err(format!("a Pole ('{first}') exists only in Pole Chess"));
         }
+        Ok(piece)
     }
 
-    fn piece_at(&self, cell: Cell) -> Piece {
-        self.board.piece_at(cell)
+    fn read_fen_state(
+        p: &mut ChessPosition,
+        holdings: Option<&str>,
+        fields: &[&str],
+    ) -> Result<(), String> {
+        p.read_state(holdings, fields)
     }
 
-    fn captured_piece(&self, mv: Move) -> Piece {
-        match mv.flag() {
-            MoveFlag::EnPassant => Piece::new(kind::PAWN, self.side.flip()),
-            MoveFlag::Normal if self.board.piece_at(mv.from()).kind() != kind::POLE => {
-                self.board.piece_at(mv.to())
-            }
-            _ => Piece::NONE,
-        }
+    fn holdings(p: &ChessPosition) -> Option<String> {
+        p.poles_text()
     }
 
-    fn null_move_allowed(&self) -> bool {
-        !self.in_check()
+    fn fen_fields(p: &ChessPosition) -> Vec<String> {
+        p.state_fields()
     }
 
-    fn make_null(&mut self) {
-        self.make_null_move();
+    fn state_key(p: &ChessPosition) -> u64 {
+        p.state_key()
     }
 
-    fn unmake_null(&mut self) {
-        self.unmake_null_move();
+    fn drawing(p: &ChessPosition) -> String {
+        p.draw()
     }
 
-    fn drawing(&self) -> String {
-        self.draw()
-    }
-
-    fn cell_name(&self, cell: Cell) -> String {
-        ChessPosition::square_name(cell)
-    }
-
-    fn in_hand(&self, colour: Colour) -> Vec<(Kind, usize)> {
-        if self.hand[colour.idx()] {
+    fn in_hand(p: &ChessPosition, colour: Colour) -> Vec<(Kind, usize)> {
+        if p.state.hand[colour.idx()] {
             vec![(kind::POLE, 1)]
         } else {
             Vec::new()
         }
     }
 
-    fn notes(&self) -> Vec<String> {
-        match (self.pole_rules, self.poles_available) {
+    fn notes(p: &ChessPosition) -> Vec<String> {
+        match (p.state.pole_rules, p.state.poles_available) {
             (true, true) => vec!["Poles are available".into()],
             (true, false) => vec!["Poles become available after the first capture".into()],
             _ => Vec::new(),
         }
     }
 
-    fn kings_in_danger(&self) -> Vec<Cell> {
-        self.king_in_check()
+    fn explain_illegal(p: &ChessPosition, from: Cell, to: Cell) -> String {
+        p.explain(from, to)
     }
 
-    fn explain_illegal(&self, from: Cell, to: Cell) -> String {
-        self.explain(from, to)
-    }
-
-    fn check_invariants(&self) -> Result<(), String> {
-        self.board.check(64, self.key_from_scratch())?;
+    fn invariants(p: &ChessPosition) -> Result<(), String> {
         for c in [Colour::WHITE, Colour::BLACK] {
-            if self.board.pieces(kind::KING, c).len() != 1 {
+            if p.board.pieces(kind::KING, c).len() != 1 {
                 return Err(format!("{} does not have exactly one King", c.name()));
             }
-            let on_board = self.board.pieces(kind::POLE, c).len() as usize;
-            let in_hand = self.hand[c.idx()] as usize;
-            if self.pole_rules && on_board + in_hand != 1 {
+            let on_board = p.board.pieces(kind::POLE, c).len() as usize;
+            let in_hand = p.state.hand[c.idx()] as usize;
+            if p.state.pole_rules && on_board + in_hand != 1 {
                 return Err(format!(
                     "{} has {on_board} Poles on the board and {in_hand} in hand",
                     c.name()
                 ));
             }
-            if !self.pole_rules && on_board + in_hand != 0 {
+            if !p.state.pole_rules && on_board + in_hand != 0 {
                 return Err("a Pole in a chess position".into());
             }
         }
-        let them = self.side.flip();
-        if self.is_attacked(self.king_square(them), self.side, self.board.occupied()) {
+        let them = p.side.flip();
+        if p.is_attacked(p.king_square(them), p.side, p.board.occupied()) {
             return Err("the side not to move is in check".into());
         }
         Ok(())

@@ -197,9 +197,9 @@ impl ChessPosition {
         if safety.checkers.is_empty() {
             self.castling_moves(sink, occ);
         }
-        if self.pole_rules && self.poles_available {
+        if self.state.pole_rules && self.state.poles_available {
             let empty = t.geo.all().and_not(occ);
-            if self.hand[us.idx()] {
+            if self.state.hand[us.idx()] {
                 sink.drops(kind::POLE, empty & evasion);
             }
             if let Some(p) = (poles & our).first() {
@@ -243,8 +243,8 @@ impl ChessPosition {
                 sink.set(from, targets);
             }
         }
-        if self.ep != NO_EP {
-            let to = self.ep as Cell;
+        if self.state.ep != NO_EP {
+            let to = self.state.ep as Cell;
             let victim = (to as isize - up) as Cell;
             for from in t.pawn_attacks[us.flip().idx()][to] & b.pieces(kind::PAWN, us) {
                 if self.en_passant_is_safe(from, to, victim) {
@@ -280,13 +280,13 @@ impl ChessPosition {
         let first = if us == Colour::WHITE { 0 } else { 2 };
         let king = self.king_square(us);
         for i in first..first + 2 {
-            if self.castling & (1 << i) == 0 || (occ & self.castle.empty[i]).any() {
+            if self.state.castling & (1 << i) == 0 || (occ & self.state.castle.empty[i]).any() {
                 continue;
             }
-            let rook = self.castle.rook[i] as Cell;
+            let rook = self.state.castle.rook[i] as Cell;
             let mut without_rook = occ;
             without_rook.remove(rook);
-            if self.castle.king_path[i]
+            if self.state.castle.king_path[i]
                 .iter()
                 .all(|s| !self.is_attacked(s, them, without_rook))
             {

@@ -1,50 +1,62 @@
-//! The chess / Pole Chess position: placement, state, history, and attack queries.
+//! The chess / Pole Chess position: its own state (castling, en passant, Poles) beside the
+//! core, what a move changed on the board, and attack queries.
 
 use super::tables::{Bb, TABLES, Tables, bishop_attacks, kind, rook_attacks};
 use crate::rules::bitset::Cell;
-use crate::rules::board::Board;
-use crate::rules::clocks::{Clocks, NullUndo};
 use crate::rules::moves::{Move, MoveFlag};
 use crate::rules::piece::{Colour, Piece};
+use crate::rules::position::Position;
 
 /// "No en passant square".
 pub const NO_EP: u8 = 64;
 
-/// What [`ChessPosition::unmake`] needs to restore the state before a move.
+/// What taking back a chess move needs beyond the core's record.
 #[derive(Clone, Copy, Debug)]
-pub(super) struct Undo {
-    pub mv: Move,
+pub struct Undo {
     /// The piece that moved (a pawn for a promotion, the King for castling, the Pole for a
     /// drop).
-    pub moved: Piece,
-    pub captured: Piece,
-    pub castling: u8,
-    pub ep: u8,
-    pub poles_available: bool,
-    pub clocks: Clocks,
-    pub key: u64,
+    pub(super) moved: Piece,
+    pub(super) captured: Piece,
+    pub(super) castling: u8,
+    pub(super) ep: u8,
+    pub(super) poles_available: bool,
 }
 
-/// A position of FIDE chess or of Pole Chess (which is chess plus two Poles).
+/// The own state of FIDE chess and Pole Chess (which is chess plus two Poles): castling
+/// rights, the en passant square, the Poles.
 #[derive(Clone)]
-pub struct ChessPosition {
-    pub(super) board: Board<1>,
+pub struct Chess {
     pub(super) pole_rules: bool,
-    pub(super) side: Colour,
     pub(super) castling: u8,
     /// Where each castling right's Rook stands (indexed by the right's bit number), and
     /// what castling needs (see [`Castling`]); fixed when the FEN is read.
     pub(super) castle: Castling,
     pub(super) ep: u8,
-    pub(super) clocks: Clocks,
     pub(super) poles_available: bool,
     pub(super) hand: [bool; 2],
-    pub(super) history: Vec<Undo>,
-    pub(super) nulls: Vec<NullUndo>,
     /// Chess960 notation (`UCI_Chess960`): castling written as the King taking its Rook, and
     /// Shredder-FEN castling fields. A way of writing, not part of the position.
     pub(super) chess960: bool,
 }
+
+impl Chess {
+    /// The state of an empty board: no rights, no en passant square, Poles (in Pole Chess)
+    /// in hand and not yet available.
+    pub(super) fn new(pole_rules: bool) -> Self {
+        Chess {
+            pole_rules,
+            castling: 0,
+            castle: Castling::none(),
+            ep: NO_EP,
+            poles_available: false,
+            hand: [pole_rules; 2],
+            chess960: false,
+        }
+    }
+}
+
+/// A position of FIDE chess or of Pole Chess.
+pub type ChessPosition = Position<Chess, 1>;
 
 /// The castling set-up of a game: for each right (bit number 0..4 of
 /// [`WHITE_OO`](super::tables::WHITE_OO) ...), the Rook's square, the squares that must be
@@ -112,26 +124,18 @@ pub(super) fn castled_squares(king: Cell, rook: Cell) -> (Cell, Cell) {
     }
 }
 
-impl PartialEq for ChessPosition {
-    /// Positions are equal when their whole game state is (history is not compared).
+impl PartialEq for Chess {
+    /// Equal game state: the rights (with their Rooks), the en passant square and the Poles;
+    /// Chess960 notation is a way of writing, not compared.
     fn eq(&self, other: &Self) -> bool {
-        self.board == other.board
-            && self.pole_rules == other.pole_rules
-            && self.side == other.side
+        self.pole_rules == other.pole_rules
             && self.castling == other.castling
             && (0..4).all(|i| {
                 self.castling & (1 << i) == 0 || self.castle.rook[i] == other.castle.rook[i]
             })
             && self.ep == other.ep
-            && self.clocks == other.clocks
             && self.poles_available == other.poles_available
             && self.hand == other.hand
-    }
-}
-
-impl std::fmt::Debug for ChessPosition {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "ChessPosition({})", crate::rules::game::Game::fen(self))
     }
 }
 
@@ -172,20 +176,11 @@ impl BoardChange {
 }
 
 impl ChessPosition {
-    /// The Zobrist key of the position before move `i` of the history (`i` = the history's
-    /// length: the current position).
-    #[inline(always)]
-    pub fn key_at(&self, i: usize) -> u64 {
-        match self.history.get(i) {
-            Some(u) => u.key,
-            None => self.board.key(),
-        }
-    }
-
     /// What move `i` of the history changed on the board.
     pub fn board_change(&self, i: usize) -> BoardChange {
-        let u = &self.history[i];
-        let (mv, moved) = (u.mv, u.moved);
+        let r = &self.history[i];
+        let (mv, u) = (r.mv, &r.extra);
+        let moved = u.moved;
         let us = moved.colour();
         let (from, to) = (mv.from(), mv.to());
         let mut c = BoardChange::default();
@@ -226,68 +221,34 @@ impl ChessPosition {
         &TABLES
     }
 
-    /// An empty board with White to move.
-    pub(super) fn empty(pole_rules: bool) -> Self {
-        ChessPosition {
-            board: Board::new(&TABLES.zobrist),
-            pole_rules,
-            side: Colour::WHITE,
-            castling: 0,
-            castle: Castling::none(),
-            ep: NO_EP,
-            clocks: Clocks::default(),
-            poles_available: false,
-            hand: [pole_rules; 2],
-            history: Vec::new(),
-            nulls: Vec::new(),
-            chess960: false,
-        }
-    }
-
     /// Switches Chess960 notation on or off (see the field `chess960`).
     pub fn set_chess960(&mut self, on: bool) {
-        self.chess960 = on;
+        self.state.chess960 = on;
     }
 
     /// Whether Chess960 notation is on.
     pub fn chess960(&self) -> bool {
-        self.chess960
+        self.state.chess960
     }
 
     /// Whether this is a Pole Chess position.
     pub fn is_pole(&self) -> bool {
-        self.pole_rules
-    }
-
-    /// The placement.
-    pub fn board(&self) -> &Board<1> {
-        &self.board
-    }
-
-    /// The placement, to change by hand (an editor): the caller is to check the result
-    /// through the FEN reader ([`AnyGame::with_placement`](crate::rules::AnyGame::with_placement)).
-    pub(crate) fn board_mut(&mut self) -> &mut Board<1> {
-        &mut self.board
-    }
-
-    /// The half-move clock (plies since the last capture or pawn move).
-    pub fn halfmove_clock(&self) -> u32 {
-        self.clocks.halfmove
+        self.state.pole_rules
     }
 
     /// Whether Poles may be played (Pole Chess, after the first capture).
     pub fn poles_available(&self) -> bool {
-        self.poles_available
+        self.state.poles_available
     }
 
     /// Whether `colour`'s Pole is in hand.
     pub fn pole_in_hand(&self, colour: Colour) -> bool {
-        self.hand[colour.idx()]
+        self.state.hand[colour.idx()]
     }
 
     /// The en passant square, if a legal en passant capture exists.
     pub fn ep_square(&self) -> Option<Cell> {
-        (self.ep != NO_EP).then_some(self.ep as Cell)
+        (self.state.ep != NO_EP).then_some(self.state.ep as Cell)
     }
 
     /// The square of `colour`'s King.
@@ -418,21 +379,19 @@ impl ChessPosition {
             || (bq.any() && bishop_lines.contains(from) && (bishop_attacks(t, ksq, occ) & bq).any())
     }
 
-    /// The Zobrist key recomputed from scratch (for invariant checks).
-    pub(super) fn key_from_scratch(&self) -> u64 {
+    /// The key of the castling rights, the en passant square and the Poles.
+    pub(super) fn state_key(&self) -> u64 {
         let z = &Self::t().zobrist;
-        let mut k = self.board.placement_key_from_scratch();
-        k ^= z.side[self.side.idx()];
-        k ^= z.extra[super::tables::Z_CASTLING + self.castling as usize];
-        if self.ep != NO_EP {
-            k ^= z.extra[super::tables::Z_EP + (self.ep % 8) as usize];
+        let mut k = z.extra[super::tables::Z_CASTLING + self.state.castling as usize];
+        if self.state.ep != NO_EP {
+            k ^= z.extra[super::tables::Z_EP + (self.state.ep % 8) as usize];
         }
         for c in 0..2 {
-            if self.hand[c] {
+            if self.state.hand[c] {
                 k ^= z.extra[super::tables::Z_HAND + c];
             }
         }
-        if self.poles_available {
+        if self.state.poles_available {
             k ^= z.extra[super::tables::Z_POLES];
         }
         k

@@ -1,11 +1,11 @@
 //! A compiled variant on its way to the registry: its start position is checked without
 //! leaking anything, and the parts that must live as long as the process (the rules, which
-//! positions point at, and the texts [`crate::rules::variant::VariantInfo`] holds) are
+//! positions point at, and the texts [`crate::rules::info::VariantInfo`] holds) are
 //! leaked only when it is registered, once every check of its file has passed.
 
 use super::position::DefinedPosition;
 use super::rules::Rules;
-use crate::rules::variant::PieceInfo;
+use crate::rules::info::PieceInfo;
 
 /// A variant compiled from a file and not (yet) registered.
 pub struct Compiled {

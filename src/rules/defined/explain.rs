@@ -5,11 +5,12 @@ use super::rules::Goal;
 use crate::rules::bitset::Cell;
 use crate::rules::game::{basic_refusal, cannot_reach, king_left_in_check};
 use crate::rules::moves::MoveList;
+use crate::rules::sink::ListSink;
 
 impl DefinedPosition {
     /// Why moving the piece on `from` to `to` is refused.
     pub(super) fn explain(&self, from: Cell, to: Cell) -> String {
-        let r = self.rules;
+        let r = self.state.rules;
         let pieces = r.info.pieces;
         if from == to {
             return format!("nothing can be dropped in {}", r.title);
@@ -18,7 +19,7 @@ impl DefinedPosition {
             return why;
         }
         let mut pseudo = MoveList::new();
-        self.pseudo_legal(&mut pseudo);
+        self.pseudo_legal(&mut ListSink(&mut pseudo));
         if !pseudo.iter().any(|m| m.from() == from && m.to() == to) {
             let piece = self.board.piece_at(from);
             if r.is_pawn(piece.kind())

@@ -3,11 +3,11 @@
 //! passant field when it has en passant, the reserves when pawns promote to captured pieces
 //! (the brackets may be left out when both reserves are empty).
 
-use super::position::{DefinedPosition, NO_EP};
+use super::position::{Defined, DefinedPosition, NO_EP};
 use super::rules::{Goal, Rules};
 use crate::rules::bitset::Cell;
-use crate::rules::clocks::Clocks;
 use crate::rules::fen as rules_fen;
+use crate::rules::game::Game;
 use crate::rules::piece::{Colour, Kind, Piece};
 use crate::rules::placement;
 
@@ -19,6 +19,12 @@ impl DefinedPosition {
     /// `rules` is kept in the position returned and nowhere else: a variant's start position
     /// is checked with rules that are not registered yet (`Compiled::check_start`).
     pub fn from_fen(rules: &'static Rules, fen: &str) -> Result<Self, String> {
+        Self::read_fen(Defined::new(rules), fen)
+    }
+
+    /// The FEN's field names: the castling field when the variant has castling, the en
+    /// passant field when it has en passant.
+    pub(super) fn field_names(rules: &Rules) -> Vec<&'static str> {
         let mut names = vec!["placement", "side to move"];
         if !rules.castlings.is_empty() {
             names.push("castling");
@@ -26,16 +32,18 @@ impl DefinedPosition {
         if rules.en_passant {
             names.push("en passant");
         }
-        let clocks_at = names.len();
         names.extend(["half-move clock", "move number"]);
-        let fields = rules_fen::fields(fen, &names)?;
-        let (text, reserves) = rules_fen::bracketed(fields[0], "reserves")?;
-        let mut p = DefinedPosition::empty(rules);
-        for (cell, piece) in placement::read(text, &rules.geo, |ch, _| {
-            placement::read_letter(&rules.letters, ch)
-        })? {
-            p.board.put(cell, piece);
-        }
+        names
+    }
+
+    /// The FEN after the placement: the reserves, the side to move, the castling rights and
+    /// the en passant cell.
+    pub(super) fn read_state(
+        &mut self,
+        reserves: Option<&str>,
+        fields: &[&str],
+    ) -> Result<(), String> {
+        let rules = self.state.rules;
         if let Some(res) = reserves {
             if !rules.reserve {
                 return Err("FEN: this variant has no reserves ([...])".into());
@@ -45,7 +53,8 @@ impl DefinedPosition {
             // the board to its owner's reserve, a promotion from the reserve to the board in
             // place of a pawn), so every position played from this one reads back.
             let cells = rules.geo.cells();
-            let mut army = [Colour::WHITE, Colour::BLACK].map(|c| p.board.colour(c).len() as usize);
+            let mut army =
+                [Colour::WHITE, Colour::BLACK].map(|c| self.board.colour(c).len() as usize);
             for ch in res.chars() {
                 let k = rules
                     .kind_of_letter(ch)
@@ -64,17 +73,14 @@ impl DefinedPosition {
                         colour.name()
                     ));
                 }
-                p.reserve_add(colour, k);
+                self.reserve_add(colour, k);
             }
         }
-        p.side = rules_fen::two_colour_side(fields[1])?;
-        if p.side == Colour::BLACK {
-            p.board.toggle_key(rules.zobrist.side[1]);
-        }
+        self.side = rules_fen::two_colour_side(fields[1])?;
         let mut i = 2;
         if !rules.castlings.is_empty() {
             if let Some(f) = fields.get(i) {
-                p.read_castling(f)?;
+                self.read_castling(f)?;
             }
             i += 1;
         }
@@ -85,23 +91,17 @@ impl DefinedPosition {
                 .geo
                 .parse_name(f)
                 .ok_or_else(|| format!("FEN en passant cell '{f}' is not a cell"))?;
-            let victim = p
-                .ep_victim(cell, p.side.flip())
-                .filter(|_| p.board.piece_at(cell).is_none())
+            let victim = self
+                .ep_victim(cell, self.side.flip())
+                .filter(|_| self.board.piece_at(cell).is_none())
                 .ok_or_else(|| format!("FEN en passant cell '{f}' has no pawn that passed it"))?;
-            p.ep = (cell as u16, victim as u16);
-            p.board.toggle_key(rules.ep_key(cell));
+            self.state.ep = (cell as u16, victim as u16);
         }
-        p.clocks = Clocks::read(
-            fields.get(clocks_at).copied(),
-            fields.get(clocks_at + 1).copied(),
-        )?;
-        p.check_placement()?;
-        Ok(p)
+        Ok(())
     }
 
     fn read_castling(&mut self, field: &str) -> Result<(), String> {
-        let r = self.rules;
+        let r = self.state.rules;
         let mut rights = 0;
         if field != "-" {
             for ch in field.chars() {
@@ -134,8 +134,8 @@ impl DefinedPosition {
 
     /// The rules every position obeys: royal pieces, pawns outside their promotion zone, the
     /// side not to move not in check.
-    fn check_placement(&self) -> Result<(), String> {
-        let r = self.rules;
+    pub(super) fn check_placement(&self) -> Result<(), String> {
+        let r = self.state.rules;
         for c in [Colour::WHITE, Colour::BLACK] {
             let n = self.royals(c).len();
             let ok = match r.goal {
@@ -172,54 +172,52 @@ impl DefinedPosition {
         Ok(())
     }
 
-    /// The position as FEN.
-    pub fn to_fen(&self) -> String {
-        let r = self.rules;
-        let mut s = placement::write(
-            &r.geo,
-            |c| self.board.piece_at(c),
-            |p, out| out.push(placement::letter(&r.letters, p)),
-        );
-        if r.reserve {
-            s.push('[');
-            for c in [Colour::WHITE, Colour::BLACK] {
-                for k in 0..r.kinds {
-                    for _ in 0..self.reserves[c.idx()][k] {
-                        s.push(placement::letter(&r.letters, Piece::new(k as Kind, c)));
-                    }
+    /// The reserves in the FEN, where the variant has them: White's pieces, then Black's.
+    pub(super) fn reserves_text(&self) -> Option<String> {
+        let r = self.state.rules;
+        if !r.reserve {
+            return None;
+        }
+        let mut s = String::new();
+        for c in [Colour::WHITE, Colour::BLACK] {
+            for k in 0..r.kinds {
+                for _ in 0..self.state.reserves[c.idx()][k] {
+                    s.push(placement::letter(&r.letters, Piece::new(k as Kind, c)));
                 }
             }
-            s.push(']');
         }
-        s.push_str(if self.side == Colour::WHITE {
-            " w"
-        } else {
-            " b"
-        });
+        Some(s)
+    }
+
+    /// The castling field (where the variant has castling) and the en passant field (where
+    /// it has en passant).
+    pub(super) fn state_fields(&self) -> Vec<String> {
+        let r = self.state.rules;
+        let mut fields = Vec::new();
         if !r.castlings.is_empty() {
-            s.push(' ');
             let rights: String = (0..r.castlings.len())
-                .filter(|i| self.castling >> i & 1 == 1)
+                .filter(|i| self.state.castling >> i & 1 == 1)
                 .map(|i| r.castlings[i].letter)
                 .collect();
-            s.push_str(if rights.is_empty() { "-" } else { &rights });
+            fields.push(if rights.is_empty() {
+                "-".into()
+            } else {
+                rights
+            });
         }
         if r.en_passant {
-            s.push(' ');
-            if self.ep.0 == NO_EP {
-                s.push('-');
+            fields.push(if self.state.ep.0 == NO_EP {
+                "-".into()
             } else {
-                s.push_str(&r.geo.name(self.ep.0 as Cell));
-            }
+                r.geo.name(self.state.ep.0 as Cell)
+            });
         }
-        s.push(' ');
-        s.push_str(&self.clocks.fen());
-        s
+        fields
     }
 
     /// The board for the `d` command: each level from the top, its ranks from the highest.
     pub fn draw(&self) -> String {
-        let r = self.rules;
+        let r = self.state.rules;
         let geo = &r.geo;
         let (files, _) = geo.extent();
         let mut s = String::new();
@@ -246,7 +244,7 @@ impl DefinedPosition {
                 .collect();
             s.push_str(&format!("   {letters}\n\n"));
         }
-        s.push_str(&format!("Fen: {}\n", self.to_fen()));
+        s.push_str(&format!("Fen: {}\n", self.fen()));
         s.push_str(&format!("Key: {:016X}", self.board.key()));
         s
     }

@@ -23,40 +23,23 @@ pub mod rules;
 mod source;
 
 pub use compiled::Compiled;
-pub use position::{DefinedPosition, Reserve};
+pub use position::{Defined, DefinedPosition, Reserve};
 pub use registry::{count as loaded_count, find, loaded};
 pub use rules::{Goal, Rules};
 
 use crate::rules::bitset::Cell;
-use crate::rules::clocks::NullMove;
-use crate::rules::game::{Game, GameEnd, MoveError};
-use crate::rules::moves::{CastlingSide, Move, MoveFlag, MoveList};
+use crate::rules::game::GameEnd;
+use crate::rules::geometry::Geometry;
+use crate::rules::moves::{CastlingSide, Move, MoveFlag};
 use crate::rules::piece::{Colour, Kind, Piece};
-use crate::rules::variant::Variant;
+use crate::rules::position::VariantRules;
+use crate::rules::sink::MoveSink;
+use crate::rules::variant::{DefinedRef, Variant};
+use crate::rules::zobrist::Zobrist;
 use crate::text;
 use limits::MAX_VARIANTS_PER_FILE;
 use rules::Stalemate;
-
-/// A loaded variant, as [`Variant::Defined`] holds it: compared by identity.
-#[derive(Clone, Copy)]
-pub struct DefinedRef(pub &'static Rules);
-
-impl PartialEq for DefinedRef {
-    fn eq(&self, o: &Self) -> bool {
-        std::ptr::eq(self.0, o.0)
-    }
-}
-impl Eq for DefinedRef {}
-impl std::hash::Hash for DefinedRef {
-    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
-        (self.0 as *const Rules as usize).hash(h)
-    }
-}
-impl std::fmt::Debug for DefinedRef {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}", self.0.name)
-    }
-}
+use rules::W;
 
 /// A refused file: where and what.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -131,10 +114,7 @@ pub fn compile_text(path: &str, text: &str) -> Result<Vec<Compiled>, FileError> 
     for v in &file.variant {
         let def = v.get_ref();
         let name = def.name.get_ref();
-        if crate::rules::variant::Variant::ALL
-            .iter()
-            .any(|b| b.name() == name)
-        {
+        if Variant::ALL.iter().any(|b| b.name() == name) {
             return Err(err(
                 Some(def.name.span()),
                 &format!("'{name}' is a built-in variant: choose another name"),
@@ -188,22 +168,8 @@ impl DefinedPosition {
         DefinedPosition::from_fen(rules, rules.info.start_fen).expect("checked when loaded")
     }
 
-    fn parse_move_text(&self, s: &str) -> Option<(Cell, Cell, Option<Kind>)> {
-        let geo = &self.rules.geo;
-        let (from, n1) = geo.parse_name_prefix(s)?;
-        let rest = &s[n1..];
-        let (to, n2) = geo.parse_name_prefix(rest)?;
-        let mut tail = rest[n2..].chars();
-        let promotion = match (tail.next(), tail.next()) {
-            (None, _) => None,
-            (Some(c), None) if c.is_ascii_lowercase() => Some(self.rules.kind_of_letter(c)?),
-            _ => return None,
-        };
-        Some((from, to, promotion))
-    }
-
     fn only_royals_left(&self) -> bool {
-        let r = self.rules;
+        let r = self.state.rules;
         self.board
             .occupied()
             .iter()
@@ -211,187 +177,131 @@ impl DefinedPosition {
     }
 }
 
-impl Game for DefinedPosition {
+impl VariantRules<W> for Defined {
+    type Undo = position::Undo;
+
+    const HOLDINGS: Option<&'static str> = Some("reserves");
+
     fn variant(&self) -> Variant {
         Variant::Defined(DefinedRef(self.rules))
     }
 
-    fn side_to_move(&self) -> Colour {
-        self.side
+    fn geometry(&self) -> &'static Geometry<W> {
+        &self.rules.geo
     }
 
-    fn key(&self) -> u64 {
-        self.board.key()
+    fn zobrist(&self) -> &'static Zobrist {
+        &self.rules.zobrist
     }
 
-    fn generate(&self, moves: &mut MoveList) {
-        self.legal(moves);
+    fn letters(&self) -> &'static [char] {
+        &self.rules.letters
     }
 
-    fn make(&mut self, mv: Move) {
-        self.make_move(mv);
+    #[inline(always)]
+    fn generate_into<S: MoveSink<W>>(p: &DefinedPosition, sink: &mut S) {
+        p.legal(sink);
     }
 
-    fn unmake(&mut self) {
-        self.unmake_move();
+    #[inline(always)]
+    fn make(p: &mut DefinedPosition, mv: Move) -> position::Undo {
+        p.play(mv)
     }
 
-    fn history_len(&self) -> usize {
-        self.history.len()
+    #[inline(always)]
+    fn unmake(p: &mut DefinedPosition, mv: Move, undo: &position::Undo) {
+        p.take_back(mv, undo);
     }
 
-    fn in_check(&self) -> bool {
-        self.checked()
+    fn take_ep(p: &mut DefinedPosition) -> u16 {
+        p.take_ep()
     }
 
-    fn fen(&self) -> String {
-        self.to_fen()
+    fn put_back_ep(p: &mut DefinedPosition, ep: u16) {
+        p.put_back_ep(ep);
     }
 
-    fn move_name(&self, mv: Move) -> String {
-        let geo = &self.rules.geo;
-        let mut s = geo.name(mv.from());
-        s.push_str(&geo.name(mv.to()));
-        if let Some(k) = mv.promotion() {
-            s.push(self.rules.letters[k as usize].to_ascii_lowercase());
-        }
-        s
+    #[inline]
+    fn in_check(p: &DefinedPosition) -> bool {
+        p.checked()
     }
 
-    fn is_move_syntax(&self, s: &str) -> bool {
-        self.parse_move_text(s).is_some()
-    }
-
-    fn parse_move(&self, s: &str) -> Result<Move, MoveError> {
-        let Some((from, to, promotion)) = self.parse_move_text(s) else {
-            return Err(MoveError::Malformed(s.to_string()));
-        };
-        let mut list = MoveList::new();
-        self.generate(&mut list);
-        list.iter()
-            .copied()
-            .find(|m| m.from() == from && m.to() == to && m.promotion() == promotion)
-            .ok_or_else(|| MoveError::Illegal(s.to_string()))
-    }
-
-    fn decided(&self) -> Option<GameEnd> {
-        self.royal_gone().map(|loser| GameEnd::Win {
-            winner: loser.flip().team(),
-            reason: "royal piece captured",
-        })
-    }
-
-    fn end_without_moves(&self) -> GameEnd {
-        if self.checked() {
-            return GameEnd::Win {
-                winner: self.side.flip().team(),
-                reason: "checkmate",
-            };
-        }
-        match self.rules.stalemate {
-            Stalemate::Draw => GameEnd::Draw {
-                reason: "stalemate",
-            },
-            Stalemate::Loss => GameEnd::Win {
-                winner: self.side.flip().team(),
-                reason: "stalemate",
-            },
-            Stalemate::Win => GameEnd::Win {
-                winner: self.side.team(),
-                reason: "stalemate",
-            },
-        }
-    }
-
-    fn repetitions(&self) -> usize {
-        self.clocks
-            .repetitions(self.key(), self.history.len(), 2, |i| self.history[i].key)
-    }
-
-    fn rule_draw(&self) -> Option<&'static str> {
-        let r = self.rules;
-        if r.move_rule > 0 && self.clocks.halfmove >= r.move_rule {
-            Some("move rule")
-        } else if r.bare_kings_draw && self.only_royals_left() {
-            Some("insufficient material")
-        } else {
-            None
-        }
-    }
-
-    fn piece_at(&self, cell: Cell) -> Piece {
-        self.board.piece_at(cell)
-    }
-
-    fn captured_piece(&self, mv: Move) -> Piece {
-        match mv.flag() {
-            MoveFlag::EnPassant => self.board.piece_at(self.ep.1 as Cell),
-            MoveFlag::Castle | MoveFlag::Drop | MoveFlag::Pass => Piece::NONE,
-            _ => self.board.piece_at(mv.to()),
-        }
-    }
-
-    fn null_move_allowed(&self) -> bool {
-        !self.checked()
-    }
-
-    fn make_null(&mut self) {
-        self.make_null_move();
-    }
-
-    fn unmake_null(&mut self) {
-        self.unmake_null_move();
-    }
-
-    fn drawing(&self) -> String {
-        self.draw()
-    }
-
-    fn cell_name(&self, cell: Cell) -> String {
-        self.rules.geo.name(cell)
-    }
-
-    fn in_hand(&self, colour: Colour) -> Vec<(Kind, usize)> {
-        let r = &self.reserves[colour.idx()];
-        (0..self.rules.kinds as Kind)
-            .filter(|&k| r[k as usize] > 0)
-            .map(|k| (k, r[k as usize] as usize))
-            .collect()
-    }
-
-    fn kings_in_danger(&self) -> Vec<Cell> {
-        match self.rules.goal {
-            Goal::Checkmate if self.checked() => self.royals(self.side).iter().collect(),
+    fn kings_in_danger(p: &DefinedPosition) -> Vec<Cell> {
+        match p.state.rules.goal {
+            Goal::Checkmate if p.checked() => p.royals(p.side).iter().collect(),
             // Both sides' royals, each attacked by the other side, as in the built-in
             // variants that capture Kings: a threat to the opponent shows as well as one
             // to the side to move (and readable notation marks the move that made it).
-            Goal::RoyalCapture => [self.side, self.side.flip()]
+            Goal::RoyalCapture => [p.side, p.side.flip()]
                 .into_iter()
                 .flat_map(|c| {
-                    self.royals(c)
+                    p.royals(c)
                         .iter()
-                        .filter(move |&r| self.is_attacked(r, c.flip()))
+                        .filter(move |&r| p.is_attacked(r, c.flip()))
                 })
                 .collect(),
             _ => Vec::new(),
         }
     }
 
-    fn explain_illegal(&self, from: Cell, to: Cell) -> String {
-        self.explain(from, to)
+    fn decided(p: &DefinedPosition) -> Option<GameEnd> {
+        p.royal_gone().map(|loser| GameEnd::Win {
+            winner: loser.flip().team(),
+            reason: "royal piece captured",
+        })
+    }
+
+    fn end_without_moves(p: &DefinedPosition) -> GameEnd {
+        if p.checked() {
+            return GameEnd::Win {
+                winner: p.side.flip().team(),
+                reason: "checkmate",
+            };
+        }
+        match p.state.rules.stalemate {
+            Stalemate::Draw => GameEnd::Draw {
+                reason: "stalemate",
+            },
+            Stalemate::Loss => GameEnd::Win {
+                winner: p.side.flip().team(),
+                reason: "stalemate",
+            },
+            Stalemate::Win => GameEnd::Win {
+                winner: p.side.team(),
+                reason: "stalemate",
+            },
+        }
+    }
+
+    fn move_rule(p: &DefinedPosition) -> Option<(u32, &'static str)> {
+        let plies = p.state.rules.move_rule;
+        (plies > 0).then_some((plies, "move rule"))
+    }
+
+    fn insufficient_material(p: &DefinedPosition) -> bool {
+        p.state.rules.bare_kings_draw && p.only_royals_left()
+    }
+
+    fn captured_piece(p: &DefinedPosition, mv: Move) -> Piece {
+        match mv.flag() {
+            MoveFlag::EnPassant => p.board.piece_at(p.state.ep.1 as Cell),
+            MoveFlag::Castle | MoveFlag::Drop | MoveFlag::Pass => Piece::NONE,
+            _ => p.board.piece_at(mv.to()),
+        }
     }
 
     /// By the letter of the castling's right, as a chess FEN writes it: `K` is the short
     /// castling and `Q` the long one (either case); others have no readable name.
-    fn castling_side(&self, mv: Move) -> Option<CastlingSide> {
+    fn castling_side(p: &DefinedPosition, mv: Move) -> Option<CastlingSide> {
         if mv.flag() != MoveFlag::Castle {
             return None;
         }
-        let c = self
+        let c = p
+            .state
             .rules
             .castlings
             .iter()
-            .find(|c| c.colour == self.side && c.king == mv.from() && c.king_to == mv.to())?;
+            .find(|c| c.colour == p.side && c.king == mv.from() && c.king_to == mv.to())?;
         match c.letter.to_ascii_uppercase() {
             'K' => Some(CastlingSide::Short),
             'Q' => Some(CastlingSide::Long),
@@ -399,28 +309,81 @@ impl Game for DefinedPosition {
         }
     }
 
-    fn check_invariants(&self) -> Result<(), String> {
-        let r = self.rules;
-        self.board.check(r.geo.cells(), self.key_from_scratch())?;
-        if self.board.colour(Colour(2)).any() || self.board.colour(Colour(3)).any() {
+    /// Any kind of the variant, by its letter in lower case.
+    fn promotion_kind(p: &DefinedPosition, letter: char) -> Option<Kind> {
+        if letter.is_ascii_lowercase() {
+            p.state.rules.kind_of_letter(letter)
+        } else {
+            None
+        }
+    }
+
+    fn fen_field_names(&self) -> Vec<&'static str> {
+        DefinedPosition::field_names(self.rules)
+    }
+
+    fn read_fen_state(
+        p: &mut DefinedPosition,
+        reserves: Option<&str>,
+        fields: &[&str],
+    ) -> Result<(), String> {
+        p.read_state(reserves, fields)
+    }
+
+    fn check_fen(p: &mut DefinedPosition, _fields: &[&str]) -> Result<(), String> {
+        p.check_placement()
+    }
+
+    fn holdings(p: &DefinedPosition) -> Option<String> {
+        p.reserves_text()
+    }
+
+    fn fen_fields(p: &DefinedPosition) -> Vec<String> {
+        p.state_fields()
+    }
+
+    fn state_key(p: &DefinedPosition) -> u64 {
+        p.state_key()
+    }
+
+    fn drawing(p: &DefinedPosition) -> String {
+        p.draw()
+    }
+
+    fn in_hand(p: &DefinedPosition, colour: Colour) -> Vec<(Kind, usize)> {
+        let r = &p.state.reserves[colour.idx()];
+        (0..p.state.rules.kinds as Kind)
+            .filter(|&k| r[k as usize] > 0)
+            .map(|k| (k, r[k as usize] as usize))
+            .collect()
+    }
+
+    fn explain_illegal(p: &DefinedPosition, from: Cell, to: Cell) -> String {
+        p.explain(from, to)
+    }
+
+    fn invariants(p: &DefinedPosition) -> Result<(), String> {
+        let r = p.state.rules;
+        if p.board.colour(Colour(2)).any() || p.board.colour(Colour(3)).any() {
             return Err("a piece of a third colour".into());
         }
-        if self.ep.0 != position::NO_EP {
-            let victim = self.ep_victim(self.ep.0 as Cell, self.side.flip());
-            if victim != Some(self.ep.1 as Cell) || self.board.piece_at(self.ep.0 as Cell).is_some()
+        if p.state.ep.0 != position::NO_EP {
+            let victim = p.ep_victim(p.state.ep.0 as Cell, p.side.flip());
+            if victim != Some(p.state.ep.1 as Cell)
+                || p.board.piece_at(p.state.ep.0 as Cell).is_some()
             {
                 return Err("en passant cell without the pawn that passed it".into());
             }
         }
         for (i, c) in r.castlings.iter().enumerate() {
-            if self.castling >> i & 1 == 1 {
-                let k = self.board.piece_at(c.king);
+            if p.state.castling >> i & 1 == 1 {
+                let k = p.board.piece_at(c.king);
                 if k.is_none() || k.colour() != c.colour || !r.is_royal(k.kind()) {
                     return Err(format!("castling right '{}' without its King", c.letter));
                 }
             }
         }
-        if r.goal == Goal::Checkmate && self.royal_attacked(self.side.flip()) {
+        if r.goal == Goal::Checkmate && p.royal_attacked(p.side.flip()) {
             return Err("the side not to move is in check".into());
         }
         Ok(())

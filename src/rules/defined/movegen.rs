@@ -8,13 +8,14 @@ use crate::rules::bitset::Cell;
 use crate::rules::board::Board;
 use crate::rules::moves::{Move, MoveFlag, MoveList};
 use crate::rules::piece::Kind;
+use crate::rules::sink::{ListSink, MoveSink};
 
 impl DefinedPosition {
     /// The cells the piece on `cell` reaches by sliding, given the occupied cells: where it
     /// may move and where it may capture (before the colour test).
     #[inline]
     pub(super) fn slide_targets(&self, cell: Cell, kind: Kind, us: usize, occ: Bb) -> (Bb, Bb) {
-        let r = self.rules;
+        let r = self.state.rules;
         let (mut moves, mut captures) = (Bb::EMPTY, Bb::EMPTY);
         for s in &r.movement[us].slides[kind as usize] {
             let reach = r.slide_reach(cell, s, occ);
@@ -33,48 +34,55 @@ impl DefinedPosition {
         let p = self.board.piece_at(cell);
         let (k, us) = (p.kind() as usize, p.colour().idx());
         let occ = self.board.occupied();
-        let m = &self.rules.movement[us];
+        let m = &self.state.rules.movement[us];
         let mut att = m.leap_capture[k][cell];
         for s in m.slides[k].iter().filter(|s| s.captures) {
-            att |= self.rules.slide_reach(cell, s, occ);
+            att |= self.state.rules.slide_reach(cell, s, occ);
         }
         att
     }
 
-    /// Appends the moves from `from` to `to` (promotion choices spelled out).
-    fn push_to(&self, moves: &mut MoveList, from: Cell, to: Cell, kind: Kind, capture: bool) {
-        let r = self.rules;
+    /// Hands `sink` the moves from `from` to `to` (promotion choices spelled out).
+    fn push_to<S: MoveSink<W>>(
+        &self,
+        sink: &mut S,
+        from: Cell,
+        to: Cell,
+        kind: Kind,
+        capture: bool,
+    ) {
+        let r = self.state.rules;
         let us = self.side;
         if r.is_pawn(kind) && r.promotion_zone[us.idx()].contains(to) {
             match &r.promotion_choices {
                 Some(ks) => {
                     for &k in ks {
-                        moves.push(Move::promotion_to(from, to, k));
+                        sink.one(Move::promotion_to(from, to, k));
                     }
                 }
                 None => {
                     for k in 0..r.kinds as Kind {
-                        if self.reserves[us.idx()][k as usize] > 0 {
-                            moves.push(Move::promotion_to(from, to, k));
+                        if self.state.reserves[us.idx()][k as usize] > 0 {
+                            sink.one(Move::promotion_to(from, to, k));
                         }
                     }
                 }
             }
             return;
         }
-        moves.push(Move::normal(from, to));
+        sink.one(Move::normal(from, to));
         if capture && r.capture_promoters >> kind & 1 == 1 {
             for k in 0..r.kinds as Kind {
-                if k != kind && self.reserves[us.idx()][k as usize] > 0 {
-                    moves.push(Move::promotion_to(from, to, k));
+                if k != kind && self.state.reserves[us.idx()][k as usize] > 0 {
+                    sink.one(Move::promotion_to(from, to, k));
                 }
             }
         }
     }
 
     /// Every move of the side to move that the pieces' movement allows, before the check rule.
-    pub(super) fn pseudo_legal(&self, moves: &mut MoveList) {
-        let r = self.rules;
+    pub(super) fn pseudo_legal<S: MoveSink<W>>(&self, sink: &mut S) {
+        let r = self.state.rules;
         let us = self.side;
         let u = us.idx();
         let m = &r.movement[u];
@@ -88,10 +96,10 @@ impl DefinedPosition {
             let quiet = (m.leap_move[k][from].and_not(occ)) | sm;
             let caps = (m.leap_capture[k][from] | sc) & enemy;
             for to in caps {
-                self.push_to(moves, from, to, kind, true);
+                self.push_to(sink, from, to, kind, true);
             }
             for to in quiet {
-                self.push_to(moves, from, to, kind, false);
+                self.push_to(sink, from, to, kind, false);
             }
             if r.is_pawn(kind) {
                 if r.double_step[u].contains(from) {
@@ -102,21 +110,23 @@ impl DefinedPosition {
                             if r.promotion_zone[u].contains(b) {
                                 continue;
                             }
-                            moves.push(Move::with_flag(from, b, MoveFlag::DoubleStep));
+                            sink.one(Move::with_flag(from, b, MoveFlag::DoubleStep));
                         }
                     }
                 }
-                if self.ep.0 != NO_EP && m.leap_capture[k][from].contains(self.ep.0 as Cell) {
-                    moves.push(Move::with_flag(
+                if self.state.ep.0 != NO_EP
+                    && m.leap_capture[k][from].contains(self.state.ep.0 as Cell)
+                {
+                    sink.one(Move::with_flag(
                         from,
-                        self.ep.0 as Cell,
+                        self.state.ep.0 as Cell,
                         MoveFlag::EnPassant,
                     ));
                 }
             }
         }
         for (i, c) in r.castlings.iter().enumerate() {
-            if c.colour != us || self.castling >> i & 1 == 0 {
+            if c.colour != us || self.state.castling >> i & 1 == 0 {
                 continue;
             }
             if (c.empty & occ).any() {
@@ -128,24 +138,24 @@ impl DefinedPosition {
             {
                 continue;
             }
-            moves.push(Move::with_flag(c.king, c.king_to, MoveFlag::Castle));
+            sink.one(Move::with_flag(c.king, c.king_to, MoveFlag::Castle));
         }
     }
 
-    /// Every legal move.
-    pub(super) fn legal(&self, moves: &mut MoveList) {
+    /// Hands `sink` every legal move.
+    pub(super) fn legal<S: MoveSink<W>>(&self, sink: &mut S) {
         if self.royal_gone().is_some() {
             return;
         }
-        if self.rules.goal != Goal::Checkmate {
-            self.pseudo_legal(moves);
+        if self.state.rules.goal != Goal::Checkmate {
+            self.pseudo_legal(sink);
             return;
         }
         let mut pseudo = MoveList::new();
-        self.pseudo_legal(&mut pseudo);
+        self.pseudo_legal(&mut ListSink(&mut pseudo));
         // Only a move of the royal piece, out of check, en passant, or of a piece on a line
         // from the royal piece along which an enemy slider could attack needs the test.
-        let r = self.rules;
+        let r = self.state.rules;
         let us = self.side;
         let royal = self.royals(us).first();
         let exposed = match royal {
@@ -166,7 +176,7 @@ impl DefinedPosition {
                 && !matches!(m.flag(), MoveFlag::EnPassant | MoveFlag::Castle)
                 && Some(m.from()) != royal;
             if simple || self.keeps_royals_safe(&mut board, m) {
-                moves.push(m);
+                sink.one(m);
             }
         }
     }
@@ -174,7 +184,7 @@ impl DefinedPosition {
     /// Whether `mv` (pseudo-legal) leaves the mover's royal pieces unattacked: played on
     /// `board` (a copy of the placement, given back unchanged).
     fn keeps_royals_safe(&self, board: &mut Board<W>, mv: Move) -> bool {
-        let r = self.rules;
+        let r = self.state.rules;
         let us = self.side;
         let them = us.flip();
         let (from, to) = (mv.from(), mv.to());
@@ -199,7 +209,7 @@ impl DefinedPosition {
             return safe;
         }
         let victim_cell = if mv.flag() == MoveFlag::EnPassant {
-            self.ep.1 as Cell
+            self.state.ep.1 as Cell
         } else {
             to
         };
@@ -221,8 +231,8 @@ impl DefinedPosition {
 
     fn royals_on(&self, board: &Board<W>, colour: crate::rules::piece::Colour) -> Bb {
         let mut s = Bb::EMPTY;
-        for k in 0..self.rules.kinds as Kind {
-            if self.rules.is_royal(k) {
+        for k in 0..self.state.rules.kinds as Kind {
+            if self.state.rules.is_royal(k) {
                 s |= board.pieces(k, colour);
             }
         }
@@ -231,7 +241,7 @@ impl DefinedPosition {
 
     /// In a royal-capture variant, the colour whose royal pieces are all gone.
     pub(super) fn royal_gone(&self) -> Option<crate::rules::piece::Colour> {
-        if self.rules.goal != Goal::RoyalCapture {
+        if self.state.rules.goal != Goal::RoyalCapture {
             return None;
         }
         [

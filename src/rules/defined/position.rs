@@ -1,13 +1,12 @@
-//! A position of a file-defined variant: placement, reserves, castling rights, en passant,
-//! clocks and history; making and taking back moves; the attack test.
+//! A position of a file-defined variant: its own state (rules, reserves, castling rights, en
+//! passant) beside the core; making and taking back moves; the attack test.
 
 use super::rules::{Bb, Goal, Rules, W};
 use crate::rules::bitset::Cell;
-use crate::rules::board::Board;
-use crate::rules::board::MAX_KINDS;
-use crate::rules::clocks::{Clocks, NullMove, NullUndo};
+use crate::rules::board::{Board, MAX_KINDS};
 use crate::rules::moves::{Move, MoveFlag};
 use crate::rules::piece::{Colour, Kind, Piece};
+use crate::rules::position::Position;
 
 /// "No en passant cell".
 pub(super) const NO_EP: u16 = u16::MAX;
@@ -18,95 +17,70 @@ pub(super) const NO_EP: u16 = u16::MAX;
 /// below [`crate::rules::board::MAX_CELLS`].
 pub type Reserve = [u16; MAX_KINDS];
 
-/// What taking back a move restores.
+/// What taking back a move of a file-defined variant needs beyond the core's record.
 #[derive(Clone, Copy, Debug)]
-pub(super) struct Undo {
-    pub mv: Move,
-    pub moved: Piece,
-    pub captured: Piece,
-    pub captured_cell: u16,
-    pub ep: (u16, u16),
-    pub castling: u32,
-    pub reserves: [Reserve; 2],
-    pub clocks: Clocks,
-    pub key: u64,
+pub struct Undo {
+    pub(super) moved: Piece,
+    pub(super) captured: Piece,
+    pub(super) captured_cell: u16,
+    pub(super) ep: (u16, u16),
+    pub(super) castling: u32,
+    pub(super) reserves: [Reserve; 2],
 }
 
-/// A position of a variant defined in a file.
+/// The own state of a file-defined variant: its compiled rules, the reserves, the castling
+/// rights and en passant.
 #[derive(Clone)]
-pub struct DefinedPosition {
+pub struct Defined {
     pub(super) rules: &'static Rules,
-    pub(super) board: Board<W>,
-    pub(super) side: Colour,
     pub(super) reserves: [Reserve; 2],
     /// Castling rights, bit `i` for `rules.castlings[i]`.
     pub(super) castling: u32,
     /// The en passant cell and the cell of the pawn that passed it.
     pub(super) ep: (u16, u16),
-    pub(super) clocks: Clocks,
-    pub(super) history: Vec<Undo>,
-    pub(super) nulls: Vec<NullUndo>,
 }
 
-impl PartialEq for DefinedPosition {
-    fn eq(&self, o: &Self) -> bool {
-        std::ptr::eq(self.rules, o.rules)
-            && self.board == o.board
-            && self.side == o.side
-            && self.reserves == o.reserves
-            && self.castling == o.castling
-            && self.ep == o.ep
-            && self.clocks == o.clocks
-    }
-}
-
-impl std::fmt::Debug for DefinedPosition {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "DefinedPosition({}: {})", self.rules.name, self.to_fen())
-    }
-}
-
-impl DefinedPosition {
-    /// An empty board of `rules`, White to move.
-    pub(super) fn empty(rules: &'static Rules) -> Self {
-        DefinedPosition {
+impl Defined {
+    /// The state of an empty board of `rules`: empty reserves, no rights, no en passant.
+    pub(super) fn new(rules: &'static Rules) -> Self {
+        Defined {
             rules,
-            board: Board::new(&rules.zobrist),
-            side: Colour::WHITE,
             reserves: [[0; MAX_KINDS]; 2],
             castling: 0,
             ep: (NO_EP, NO_EP),
-            clocks: Clocks::default(),
-            history: Vec::new(),
-            nulls: Vec::new(),
         }
     }
+}
 
+impl PartialEq for Defined {
+    /// The same variant (the same rules, by identity) and the same state.
+    fn eq(&self, o: &Self) -> bool {
+        std::ptr::eq(self.rules, o.rules)
+            && self.reserves == o.reserves
+            && self.castling == o.castling
+            && self.ep == o.ep
+    }
+}
+
+/// A position of a variant defined in a file.
+pub type DefinedPosition = Position<Defined, W>;
+
+impl DefinedPosition {
     /// The variant's compiled rules.
     pub fn rules(&self) -> &'static Rules {
-        self.rules
-    }
-
-    /// The placement.
-    pub fn board(&self) -> &Board<W> {
-        &self.board
-    }
-
-    /// The placement, to change by hand (an editor, checked afterwards through the FEN).
-    pub(crate) fn board_mut(&mut self) -> &mut Board<W> {
-        &mut self.board
+        self.state.rules
     }
 
     /// `colour`'s reserve.
     pub fn reserve(&self, colour: Colour) -> &Reserve {
-        &self.reserves[colour.idx()]
+        &self.state.reserves[colour.idx()]
     }
 
     /// The cells of `colour`'s royal pieces.
     pub fn royals(&self, colour: Colour) -> Bb {
         let mut s = Bb::EMPTY;
-        for k in 0..self.rules.kinds as Kind {
-            if self.rules.is_royal(k) {
+        for k in 0..self.state.rules.kinds as Kind {
+            if self.state.rules.is_royal(k) {
                 s |= self.board.pieces(k, colour);
             }
         }
@@ -115,7 +89,7 @@ impl DefinedPosition {
 
     /// Whether `by` attacks `cell`: one of its pieces could capture there.
     pub fn is_attacked(&self, cell: Cell, by: Colour) -> bool {
-        attacked(self.rules, &self.board, cell, by)
+        attacked(self.state.rules, &self.board, cell, by)
     }
 
     /// Whether one of `colour`'s royal pieces is attacked.
@@ -128,62 +102,62 @@ impl DefinedPosition {
 
     /// Whether the side to move is in check (never, in a royal-capture variant).
     pub fn checked(&self) -> bool {
-        self.rules.goal == Goal::Checkmate && self.royal_attacked(self.side)
+        self.state.rules.goal == Goal::Checkmate && self.royal_attacked(self.side)
     }
 
     fn set_ep(&mut self, ep: (u16, u16)) {
-        if self.ep.0 != NO_EP {
-            let k = self.rules.ep_key(self.ep.0 as Cell);
+        if self.state.ep.0 != NO_EP {
+            let k = self.state.rules.ep_key(self.state.ep.0 as Cell);
             self.board.toggle_key(k);
         }
-        self.ep = ep;
+        self.state.ep = ep;
         if ep.0 != NO_EP {
-            let k = self.rules.ep_key(ep.0 as Cell);
+            let k = self.state.rules.ep_key(ep.0 as Cell);
             self.board.toggle_key(k);
         }
     }
 
     pub(super) fn set_castling(&mut self, rights: u32) {
-        let changed = self.castling ^ rights;
-        for i in 0..self.rules.castlings.len() {
+        let changed = self.state.castling ^ rights;
+        for i in 0..self.state.rules.castlings.len() {
             if changed >> i & 1 == 1 {
-                let k = self.rules.castle_key(i);
+                let k = self.state.rules.castle_key(i);
                 self.board.toggle_key(k);
             }
         }
-        self.castling = rights;
+        self.state.castling = rights;
     }
 
     /// Adds one `kind` to `colour`'s reserve.
     pub(super) fn reserve_add(&mut self, colour: Colour, kind: Kind) {
-        let n = self.reserves[colour.idx()][kind as usize] as usize;
-        self.reserves[colour.idx()][kind as usize] += 1;
-        let k = self.rules.reserve_key(colour, kind, n);
+        let n = self.state.reserves[colour.idx()][kind as usize] as usize;
+        self.state.reserves[colour.idx()][kind as usize] += 1;
+        let k = self.state.rules.reserve_key(colour, kind, n);
         self.board.toggle_key(k);
     }
 
     fn reserve_take(&mut self, colour: Colour, kind: Kind) {
-        self.reserves[colour.idx()][kind as usize] -= 1;
-        let n = self.reserves[colour.idx()][kind as usize] as usize;
-        let k = self.rules.reserve_key(colour, kind, n);
+        self.state.reserves[colour.idx()][kind as usize] -= 1;
+        let n = self.state.reserves[colour.idx()][kind as usize] as usize;
+        let k = self.state.rules.reserve_key(colour, kind, n);
         self.board.toggle_key(k);
     }
 
-    /// The key computed from nothing (for the invariants).
-    pub(super) fn key_from_scratch(&self) -> u64 {
-        let r = self.rules;
-        let mut k = self.board.placement_key_from_scratch() ^ r.zobrist.side[self.side.idx()];
+    /// The key of the castling rights, the en passant cell and the reserves.
+    pub(super) fn state_key(&self) -> u64 {
+        let r = self.state.rules;
+        let mut k = 0;
         for i in 0..r.castlings.len() {
-            if self.castling >> i & 1 == 1 {
+            if self.state.castling >> i & 1 == 1 {
                 k ^= r.castle_key(i);
             }
         }
-        if self.ep.0 != NO_EP {
-            k ^= r.ep_key(self.ep.0 as Cell);
+        if self.state.ep.0 != NO_EP {
+            k ^= r.ep_key(self.state.ep.0 as Cell);
         }
         for c in [Colour::WHITE, Colour::BLACK] {
             for kind in 0..r.kinds {
-                for n in 0..self.reserves[c.idx()][kind] as usize {
+                for n in 0..self.state.reserves[c.idx()][kind] as usize {
                     k ^= r.reserve_key(c, kind as Kind, n);
                 }
             }
@@ -192,21 +166,19 @@ impl DefinedPosition {
     }
 
     /// Plays `mv` (pseudo-legal: legality is the generator's business).
-    pub(super) fn make_move(&mut self, mv: Move) {
-        let r = self.rules;
+    #[inline(always)]
+    pub(super) fn play(&mut self, mv: Move) -> Undo {
+        let r = self.state.rules;
         let us = self.side;
         let (from, to) = (mv.from(), mv.to());
         let moved = self.board.piece_at(from);
         let mut undo = Undo {
-            mv,
             moved,
             captured: Piece::NONE,
             captured_cell: to as u16,
-            ep: self.ep,
-            castling: self.castling,
-            reserves: self.reserves,
-            clocks: self.clocks,
-            key: self.board.key(),
+            ep: self.state.ep,
+            castling: self.state.castling,
+            reserves: self.state.reserves,
         };
         self.set_ep((NO_EP, NO_EP));
         self.clocks.tick();
@@ -270,25 +242,20 @@ impl DefinedPosition {
             }
         }
         let keep = r.castle_keep[from] & r.castle_keep[to];
-        if self.castling & keep != self.castling {
-            self.set_castling(self.castling & keep);
+        if self.state.castling & keep != self.state.castling {
+            self.set_castling(self.state.castling & keep);
         }
-        self.clocks.after_two_colour_move(us);
-        self.side = us.flip();
-        let z = &r.zobrist;
-        self.board
-            .toggle_key(z.side[us.idx()] ^ z.side[self.side.idx()]);
-        self.history.push(undo);
+        self.hand_over(us.flip());
+        undo
     }
 
-    /// Takes back the last move.
-    pub(super) fn unmake_move(&mut self) {
-        let r = self.rules;
-        let u = self.history.pop().expect("unmake without a move");
-        self.side = self.side.flip();
+    /// Takes back `mv`, the last move.
+    #[inline(always)]
+    pub(super) fn take_back(&mut self, mv: Move, u: &Undo) {
+        let r = self.state.rules;
         let us = self.side;
-        let (from, to) = (u.mv.from(), u.mv.to());
-        if u.mv.flag() == MoveFlag::Castle {
+        let (from, to) = (mv.from(), mv.to());
+        if mv.flag() == MoveFlag::Castle {
             let c = r
                 .castlings
                 .iter()
@@ -305,11 +272,9 @@ impl DefinedPosition {
                 self.board.put(u.captured_cell as Cell, u.captured);
             }
         }
-        self.reserves = u.reserves;
-        self.castling = u.castling;
-        self.ep = u.ep;
-        self.clocks = u.clocks;
-        self.board.set_key(u.key);
+        self.state.reserves = u.reserves;
+        self.state.castling = u.castling;
+        self.state.ep = u.ep;
     }
 }
 
@@ -355,27 +320,20 @@ fn distance(r: &Rules, a: Cell, b: Cell, d: usize) -> u32 {
     (n / r.dir_len[d]) as u32
 }
 
-impl NullMove<W> for DefinedPosition {
-    fn null_parts(&mut self) -> (&mut Board<W>, &mut Colour, &mut Clocks, &mut Vec<NullUndo>) {
-        (
-            &mut self.board,
-            &mut self.side,
-            &mut self.clocks,
-            &mut self.nulls,
-        )
-    }
-
-    fn take_ep(&mut self) -> u16 {
-        let ep = self.ep.0;
+impl DefinedPosition {
+    /// Clears the en passant cell (and its key) for a null move and returns it.
+    pub(super) fn take_ep(&mut self) -> u16 {
+        let ep = self.state.ep.0;
         self.set_ep((NO_EP, NO_EP));
         // The victim's cell is found again from the cell in put_back_ep.
         ep
     }
 
-    fn put_back_ep(&mut self, ep: u16) {
+    /// Puts back the en passant cell [`DefinedPosition::take_ep`] returned.
+    pub(super) fn put_back_ep(&mut self, ep: u16) {
         if ep != NO_EP {
             let victim = self.ep_victim(ep as Cell, self.side.flip());
-            self.ep = (ep, victim.map_or(NO_EP, |v| v as u16));
+            self.state.ep = (ep, victim.map_or(NO_EP, |v| v as u16));
         }
     }
 }
@@ -387,7 +345,7 @@ impl DefinedPosition {
     /// the cell passed, so a double step that several pawns could have made gives no en
     /// passant right (see `make_move`), and every right a position holds reads back.
     pub(super) fn ep_victim(&self, ep: Cell, owner: Colour) -> Option<Cell> {
-        let r = self.rules;
+        let r = self.state.rules;
         let m = &r.movement[owner.idx()];
         let mut found = None;
         for k in (0..r.kinds).filter(|&k| r.is_pawn(k as Kind)) {

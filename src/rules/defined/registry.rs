@@ -10,11 +10,10 @@ use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 use std::sync::{PoisonError, RwLock};
 
-use super::DefinedRef;
 use super::compiled::Compiled;
 use super::limits::MAX_LOADED_VARIANTS;
 use super::rules::Rules;
-use crate::rules::variant::Variant;
+use crate::rules::variant::{DefinedRef, Variant};
 
 /// A file loaded: the text read and the variants it gave.
 struct LoadedFile {

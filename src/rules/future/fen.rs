@@ -10,10 +10,9 @@
 //! no double step passes over) is an error naming what and where. An en passant cell that the
 //! colour to move cannot use is dropped, so that equal positions have equal FENs and keys.
 
-use super::position::FuturePosition;
+use super::position::{FutureGeneration, FuturePosition};
 use super::tables::{COLOURS, LETTERS, castle_bit, cell, kind};
-use crate::rules::clocks::Clocks;
-use crate::rules::fen as rules_fen;
+use crate::rules::game::Game;
 use crate::rules::piece::{Colour, Piece};
 use crate::rules::placement;
 
@@ -55,27 +54,41 @@ fn piece_token(p: Piece) -> String {
     format!("{}{}", p.colour().letter(), LETTERS[p.kind() as usize])
 }
 
+/// Reads a piece of the placement: its colour letter, then its kind letter (`wK`).
+pub(super) fn read_piece(ch: char, rest: &mut placement::Chars2) -> Result<Piece, String> {
+    let Some(colour) = Colour::from_letter(ch) else {
+        return Err(format!(
+            "'{ch}' is neither a digit nor a colour letter (w, b, g, s)"
+        ));
+    };
+    let Some(letter) = rest.next() else {
+        return Err(format!("colour '{ch}' without a piece letter"));
+    };
+    match LETTERS.iter().position(|&c| c == letter) {
+        Some(k) => Ok(Piece::new(k as u8, colour)),
+        None => Err(format!(
+            "unknown piece '{ch}{letter}' (letters K Q R B N C P)"
+        )),
+    }
+}
+
+/// Writes a piece of the placement (`wK`).
+pub(super) fn write_piece(p: Piece, out: &mut String) {
+    out.push(p.colour().letter());
+    out.push(LETTERS[p.kind() as usize]);
+}
+
 impl FuturePosition {
     /// Reads a FEN.
     pub fn from_fen(fen: &str) -> Result<Self, String> {
-        let t = Self::t();
-        let mut p = FuturePosition::empty();
-        let fields = rules_fen::fields(
-            fen,
-            &[
-                "placement",
-                "side to move",
-                "castling",
-                "en passant",
-                "unlocked",
-                "eliminated",
-                "half-move clock",
-                "move number",
-            ],
-        )?;
-        p.read_placement(fields[0])?;
+        Self::read_fen(FutureGeneration::default(), fen)
+    }
+
+    /// The FEN's side to move and its unlocked and eliminated colours (read before the
+    /// clocks).
+    pub(super) fn read_state(&mut self, fields: &[&str]) -> Result<(), String> {
         let mut side_chars = fields[1].chars();
-        p.side = match (
+        self.side = match (
             side_chars.next().and_then(Colour::from_letter),
             side_chars.next(),
         ) {
@@ -87,36 +100,40 @@ impl FuturePosition {
                 ));
             }
         };
-        let castling = fields.get(2).copied().unwrap_or("-");
-        let ep = fields.get(3).copied().unwrap_or("-");
-        p.unlocked = parse_colours(fields.get(4).copied().unwrap_or("-"), "unlocked")?;
-        p.eliminated = parse_colours(fields.get(5).copied().unwrap_or("-"), "eliminated")?;
-        p.clocks = Clocks::read(fields.get(6).copied(), fields.get(7).copied())?;
+        self.state.unlocked = parse_colours(fields.get(4).copied().unwrap_or("-"), "unlocked")?;
+        self.state.eliminated = parse_colours(fields.get(5).copied().unwrap_or("-"), "eliminated")?;
+        Ok(())
+    }
+
+    /// The checks after the clocks: Kings and eliminations, pawns, locked colours beyond
+    /// their gate; then the castling rights and the en passant cell.
+    pub(super) fn check_state(&mut self, fields: &[&str]) -> Result<(), String> {
+        let t = Self::t();
         // Kings and eliminations.
         for c in COLOURS {
-            let kings = p.board.pieces(kind::KING, c).len();
-            if p.is_eliminated(c) && kings != 0 {
+            let kings = self.board.pieces(kind::KING, c).len();
+            if self.is_eliminated(c) && kings != 0 {
                 return Err(format!(
                     "FEN: {} is eliminated but has a King on the board",
                     c.name()
                 ));
             }
-            if !p.is_eliminated(c) && kings != 1 {
+            if !self.is_eliminated(c) && kings != 1 {
                 return Err(format!(
                     "FEN: {} has {kings} Kings, expected 1 (or list it as eliminated)",
                     c.name()
                 ));
             }
         }
-        if p.is_eliminated(p.side) {
+        if self.is_eliminated(self.side) {
             return Err(format!(
                 "FEN: the colour to move ({}) is eliminated",
-                p.side.name()
+                self.side.name()
             ));
         }
         // Pawns, and locked colours beyond their gate.
         for c in COLOURS {
-            if let Some(s) = (p.board.pieces(kind::PAWN, c) & t.no_pawn[c.idx()]).first() {
+            if let Some(s) = (self.board.pieces(kind::PAWN, c) & t.no_pawn[c.idx()]).first() {
                 return Err(format!(
                     "FEN: {} pawn on {}, an edge where no {} pawn can stand",
                     c.name(),
@@ -124,15 +141,20 @@ impl FuturePosition {
                     c.name()
                 ));
             }
-            if !p.is_unlocked(c) {
-                if let Some(s) = p.board.colour(c).and_not(t.locked_reach[c.idx()]).first() {
+            if !self.is_unlocked(c) {
+                if let Some(s) = self
+                    .board
+                    .colour(c)
+                    .and_not(t.locked_reach[c.idx()])
+                    .first()
+                {
                     return Err(format!(
                         "FEN: {} is locked but has a piece on {}, beyond its gate level",
                         c.name(),
                         t.geo.name(s)
                     ));
                 }
-                let on_gate = (p.board.colour(c) & t.gate[c.idx()]).len();
+                let on_gate = (self.board.colour(c) & t.gate[c.idx()]).len();
                 if on_gate >= 4 {
                     return Err(format!(
                         "FEN: {} has {on_gate} pieces on its gate level, so it must be listed as unlocked",
@@ -141,33 +163,8 @@ impl FuturePosition {
                 }
             }
         }
-        p.read_castling(castling)?;
-        p.read_ep(ep)?;
-        p.board.set_key(p.key_from_scratch());
-        Ok(p)
-    }
-
-    fn read_placement(&mut self, text: &str) -> Result<(), String> {
-        let read_piece = |ch: char, rest: &mut placement::Chars2| -> Result<Piece, String> {
-            let Some(colour) = Colour::from_letter(ch) else {
-                return Err(format!(
-                    "'{ch}' is neither a digit nor a colour letter (w, b, g, s)"
-                ));
-            };
-            let Some(letter) = rest.next() else {
-                return Err(format!("colour '{ch}' without a piece letter"));
-            };
-            match LETTERS.iter().position(|&c| c == letter) {
-                Some(k) => Ok(Piece::new(k as u8, colour)),
-                None => Err(format!(
-                    "unknown piece '{ch}{letter}' (letters K Q R B N C P)"
-                )),
-            }
-        };
-        for (cell, piece) in placement::read(text, &Self::t().geo, read_piece)? {
-            self.board.put(cell, piece);
-        }
-        Ok(())
+        self.read_castling(fields.get(2).copied().unwrap_or("-"))?;
+        self.read_ep(fields.get(3).copied().unwrap_or("-"))
     }
 
     fn read_castling(&mut self, field: &str) -> Result<(), String> {
@@ -184,7 +181,7 @@ impl FuturePosition {
                         "FEN castling field: colour letter '{ch}' follows a colour without rights"
                     ));
                 }
-                if self.castling & (castle_bit(c, 0) | castle_bit(c, 1)) != 0 {
+                if self.state.castling & (castle_bit(c, 0) | castle_bit(c, 1)) != 0 {
                     return Err(format!("FEN castling field: colour '{ch}' appears twice"));
                 }
                 colour = Some(c);
@@ -206,7 +203,7 @@ impl FuturePosition {
                 ));
             };
             let bit = castle_bit(c, side);
-            if self.castling & bit != 0 {
+            if self.state.castling & bit != 0 {
                 return Err(format!(
                     "FEN castling field: '{}{ch}' appears twice",
                     c.letter()
@@ -224,7 +221,7 @@ impl FuturePosition {
                     t.geo.name(cs.rook_from)
                 ));
             }
-            self.castling |= bit;
+            self.state.castling |= bit;
             rights_of_colour += 1;
         }
         if colour.is_some() && rights_of_colour == 0 {
@@ -265,26 +262,21 @@ impl FuturePosition {
                 t.geo.name(victim)
             ));
         }
-        self.ep = self.ep_right_for(self.side, e, victim);
+        self.state.ep = self.ep_right_for(self.side, e, victim);
         Ok(())
     }
 
-    /// The position as FEN.
-    pub fn to_fen(&self) -> String {
+    /// The castling, en passant, unlocked and eliminated fields.
+    pub(super) fn state_fields(&self) -> Vec<String> {
         let t = Self::t();
-        let placement_text = placement::write(
-            &t.geo,
-            |c| self.board.piece_at(c),
-            |p, out| out.push_str(&piece_token(p)),
-        );
         let mut castling = String::new();
         for c in COLOURS {
-            if self.castling & (castle_bit(c, 0) | castle_bit(c, 1)) == 0 {
+            if self.state.castling & (castle_bit(c, 0) | castle_bit(c, 1)) == 0 {
                 continue;
             }
             castling.push(c.letter());
             for (side, ch) in [(0, 'K'), (1, 'Q')] {
-                if self.castling & castle_bit(c, side) != 0 {
+                if self.state.castling & castle_bit(c, side) != 0 {
                     castling.push(ch);
                 }
             }
@@ -292,18 +284,16 @@ impl FuturePosition {
         if castling.is_empty() {
             castling.push('-');
         }
-        let ep = match self.ep {
+        let ep = match self.state.ep {
             Some(e) => t.geo.name(e.cell),
             None => "-".into(),
         };
-        format!(
-            "{} {} {castling} {ep} {} {} {}",
-            placement_text,
-            self.side.letter(),
-            colours_text(self.unlocked),
-            colours_text(self.eliminated),
-            self.clocks.fen()
-        )
+        vec![
+            castling,
+            ep,
+            colours_text(self.state.unlocked),
+            colours_text(self.state.eliminated),
+        ]
     }
 
     /// The board drawing for `d`: the four levels from A (top) to D, then the FEN, the key
@@ -340,7 +330,7 @@ impl FuturePosition {
                 v.join(", ")
             }
         };
-        s.push_str(&format!("Fen: {}\n", self.to_fen()));
+        s.push_str(&format!("Fen: {}\n", self.fen()));
         s.push_str(&format!("Key: {:016X}\n", self.board.key()));
         s.push_str(&format!(
             "To move: {} (team {})\n",
@@ -351,8 +341,8 @@ impl FuturePosition {
                 "Black+Silver"
             }
         ));
-        s.push_str(&format!("Unlocked: {}\n", names(self.unlocked)));
-        s.push_str(&format!("Eliminated: {}", names(self.eliminated)));
+        s.push_str(&format!("Unlocked: {}\n", names(self.state.unlocked)));
+        s.push_str(&format!("Eliminated: {}", names(self.state.eliminated)));
         s
     }
 }

@@ -1,7 +1,7 @@
 //! What the variant declares about itself beside its rules (see [`VariantInfo`]).
 
 use super::fen::START_FEN;
-use crate::rules::variant::{LevelOrder, VariantInfo, fide_pieces_and, piece};
+use crate::rules::info::{LevelOrder, VariantInfo, fide_pieces_and, piece};
 
 /// Chess – The Future Generation.
 pub const INFO: VariantInfo = VariantInfo {

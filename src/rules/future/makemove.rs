@@ -14,34 +14,30 @@ use crate::rules::piece::Piece;
 impl FuturePosition {
     fn set_castling(&mut self, rights: u8) {
         let z = &Self::t().zobrist;
-        let mut changed = rights ^ self.castling;
+        let mut changed = rights ^ self.state.castling;
         while changed != 0 {
             let bit = changed.trailing_zeros() as usize;
             self.board.toggle_key(z.extra[Z_CASTLING + bit]);
             changed &= changed - 1;
         }
-        self.castling = rights;
+        self.state.castling = rights;
     }
 
-    pub(super) fn make_move(&mut self, mv: Move) {
-        let us = self.side;
+    #[inline(always)]
+    pub(super) fn play(&mut self, mv: Move) -> Undo {
         let moved = match mv.flag() {
             MoveFlag::Pass => Piece::NONE,
             _ => self.board.piece_at(mv.from()),
         };
         let mut undo = Undo {
-            mv,
             moved,
             captured: Piece::NONE,
-            side: us,
-            castling: self.castling,
-            ep: self.ep,
-            unlocked: self.unlocked,
-            eliminated: self.eliminated,
-            clocks: self.clocks,
-            key: self.board.key(),
+            castling: self.state.castling,
+            ep: self.state.ep,
+            unlocked: self.state.unlocked,
+            eliminated: self.state.eliminated,
         };
-        if let Some(ep) = self.ep.take() {
+        if let Some(ep) = self.state.ep.take() {
             self.board
                 .toggle_key(Self::t().zobrist.extra[Z_EP + ep.cell]);
         }
@@ -52,7 +48,7 @@ impl FuturePosition {
             self.clocks.reversible = 0;
         }
         self.pass_turn(ep_after);
-        self.history.push(undo);
+        undo
     }
 
     /// Moves the pieces of `mv` (the capture recorded in `undo`). Returns whether a Knight was
@@ -129,19 +125,19 @@ impl FuturePosition {
             irreversible = true;
             if undo.captured.kind() == kind::KING {
                 let c = undo.captured.colour();
-                self.eliminated |= 1 << c.0;
+                self.state.eliminated |= 1 << c.0;
                 self.board.toggle_key(z.extra[Z_ELIMINATED + c.idx()]);
             }
         }
         if moved.is_some() {
-            let rights = self.castling & t.castle_keep[from] & t.castle_keep[to];
-            if rights != self.castling {
+            let rights = self.state.castling & t.castle_keep[from] & t.castle_keep[to];
+            if rights != self.state.castling {
                 self.set_castling(rights);
                 irreversible = true;
             }
         }
         if !self.is_unlocked(us) && (self.board.colour(us) & t.gate[us.idx()]).len() >= 4 {
-            self.unlocked |= 1 << us.0;
+            self.state.unlocked |= 1 << us.0;
             self.board.toggle_key(z.extra[Z_UNLOCKED + us.idx()]);
             irreversible = true;
         }
@@ -152,14 +148,8 @@ impl FuturePosition {
     /// back round), which gets an en passant right after a double step only if it can use it.
     #[inline(always)]
     fn pass_turn(&mut self, ep_after: Option<(Cell, Cell)>) {
-        let us = self.side;
-        let next = self.next_colour(us);
-        self.side = next;
-        let z = &Self::t().zobrist;
-        self.board.toggle_key(z.side[us.idx()] ^ z.side[next.idx()]);
-        if next.0 <= us.0 {
-            self.clocks.fullmove = self.clocks.fullmove.saturating_add(1);
-        }
+        let next = self.next_colour(self.side);
+        self.hand_over(next);
         if let Some((cell, victim)) = ep_after
             && let Some(ep) = self.ep_right_for(next, cell, victim)
         {
@@ -168,17 +158,17 @@ impl FuturePosition {
     }
 
     fn set_ep(&mut self, ep: EnPassant) {
-        self.ep = Some(ep);
+        self.state.ep = Some(ep);
         self.board
             .toggle_key(Self::t().zobrist.extra[Z_EP + ep.cell]);
     }
 
-    pub(super) fn unmake_move(&mut self) {
+    #[inline(always)]
+    pub(super) fn take_back(&mut self, mv: Move, u: &Undo) {
         let t = Self::t();
-        let u = self.history.pop().expect("unmake without a move");
-        let us = u.side;
-        let (from, to) = (u.mv.from(), u.mv.to());
-        match u.mv.flag() {
+        let us = self.side;
+        let (from, to) = (mv.from(), mv.to());
+        match mv.flag() {
             MoveFlag::Pass => {}
             MoveFlag::Castle => {
                 let side = usize::from(t.castling[us.idx()][0].king_to != to);
@@ -201,18 +191,15 @@ impl FuturePosition {
                 }
             }
         }
-        self.side = us;
-        self.castling = u.castling;
-        self.ep = u.ep;
-        self.unlocked = u.unlocked;
-        self.eliminated = u.eliminated;
-        self.clocks = u.clocks;
-        self.board.set_key(u.key);
+        self.state.castling = u.castling;
+        self.state.ep = u.ep;
+        self.state.unlocked = u.unlocked;
+        self.state.eliminated = u.eliminated;
     }
 
     /// Passes the turn to the next colour that is not eliminated (for null-move pruning):
     /// the pass move, except that repetition detection does not look back through it.
-    pub(super) fn make_null_move(&mut self) {
+    pub(super) fn make_null_pass(&mut self) {
         self.make_move(Move::PASS);
         self.clocks.reversible = 0;
     }

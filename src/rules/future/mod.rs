@@ -16,16 +16,20 @@ mod position;
 pub mod tables;
 
 pub use fen::START_FEN;
-pub use position::{EnPassant, FuturePosition};
+pub use position::{EnPassant, FutureGeneration, FuturePosition};
 
 use tables::{LETTERS, kind};
 
 use crate::rules::bitset::Cell;
-use crate::rules::game::{Game, GameEnd};
+use crate::rules::game::GameEnd;
+use crate::rules::geometry::Geometry;
 use crate::rules::moves::{CastlingSide, Move, MoveFlag, MoveList};
-use crate::rules::piece::{Colour, Piece};
-use crate::rules::sink::{CountSink, ListSink};
+use crate::rules::piece::{Kind, Piece};
+use crate::rules::placement::Chars2;
+use crate::rules::position::VariantRules;
+use crate::rules::sink::{CountSink, ListSink, MoveSink};
 use crate::rules::variant::Variant;
+use crate::rules::zobrist::Zobrist;
 
 impl FuturePosition {
     /// The start position.
@@ -34,196 +38,226 @@ impl FuturePosition {
     }
 }
 
-impl Game for FuturePosition {
+impl VariantRules<4> for FutureGeneration {
+    type Undo = position::Undo;
+
+    /// Every earlier position in the window counts: the key holds the colour to move.
+    const REPETITION_STEP: usize = 1;
+
     fn variant(&self) -> Variant {
         Variant::FutureGeneration
     }
 
-    fn side_to_move(&self) -> Colour {
-        self.side
+    fn geometry(&self) -> &'static Geometry<4> {
+        &tables::TABLES.geo
     }
 
-    fn key(&self) -> u64 {
-        self.board.key()
+    fn zobrist(&self) -> &'static Zobrist {
+        &tables::TABLES.zobrist
     }
 
-    fn generate(&self, moves: &mut MoveList) {
-        if self.winner().is_some() {
+    fn letters(&self) -> &'static [char] {
+        &LETTERS
+    }
+
+    #[inline(always)]
+    fn generate_into<S: MoveSink<4>>(p: &FuturePosition, sink: &mut S) {
+        p.generate_into(sink);
+    }
+
+    /// Nothing once the game is decided; a colour without a move passes.
+    fn generate(p: &FuturePosition, moves: &mut MoveList) {
+        if p.winner().is_some() {
             return;
         }
         let before = moves.len();
-        self.generate_into(&mut ListSink(moves));
+        p.generate_into(&mut ListSink(moves));
         if moves.len() == before {
             moves.push(Move::PASS);
         }
     }
 
-    fn count_moves(&self) -> u64 {
-        if self.winner().is_some() {
+    fn count_moves(p: &FuturePosition) -> u64 {
+        if p.winner().is_some() {
             return 0;
         }
         let mut c = CountSink(0);
-        self.generate_into(&mut c);
+        p.generate_into(&mut c);
         c.0.max(1)
     }
 
-    fn make(&mut self, mv: Move) {
-        self.make_move(mv);
+    #[inline(always)]
+    fn make(p: &mut FuturePosition, mv: Move) -> position::Undo {
+        p.play(mv)
     }
 
-    fn unmake(&mut self) {
-        self.unmake_move();
+    #[inline(always)]
+    fn unmake(p: &mut FuturePosition, mv: Move, undo: &position::Undo) {
+        p.take_back(mv, undo);
     }
 
-    fn history_len(&self) -> usize {
-        self.history.len()
+    /// A null move is the pass move (to the next colour), kept in the history.
+    fn make_null(p: &mut FuturePosition) {
+        p.make_null_pass();
+    }
+
+    fn unmake_null(p: &mut FuturePosition) {
+        p.unmake_move();
+    }
+
+    /// A null move passes to the next colour; it is refused only once the game is decided
+    /// (there is no check, and a colour may always be made to pass).
+    fn null_move_allowed(p: &FuturePosition) -> bool {
+        p.winner().is_none()
     }
 
     /// There is no check in this variant (Kings are captured).
-    fn in_check(&self) -> bool {
+    fn in_check(_p: &FuturePosition) -> bool {
         false
     }
 
-    fn fen(&self) -> String {
-        self.to_fen()
+    fn kings_in_danger(p: &FuturePosition) -> Vec<Cell> {
+        p.kings_attacked()
     }
 
-    fn move_name(&self, mv: Move) -> String {
-        if mv.flag() == MoveFlag::Pass {
-            return "0000".into();
-        }
-        let g = Self::geometry();
-        let mut s = format!("{}{}", g.name(mv.from()), g.name(mv.to()));
-        if let Some(k) = mv.promotion() {
-            s.push(LETTERS[k as usize].to_ascii_lowercase());
-        }
-        s
-    }
-
-    fn is_move_syntax(&self, s: &str) -> bool {
-        if s == "0000" {
-            return true;
-        }
-        let g = Self::geometry();
-        let Some((_, n)) = g.parse_name_prefix(s) else {
-            return false;
-        };
-        let rest = &s[n..];
-        match g.parse_name_prefix(rest) {
-            Some((_, m)) => matches!(&rest[m..], "" | "q" | "r" | "b" | "n"),
-            None => false,
-        }
-    }
-
-    fn decided(&self) -> Option<GameEnd> {
-        self.winner().map(|winner| GameEnd::Win {
+    fn decided(p: &FuturePosition) -> Option<GameEnd> {
+        p.winner().map(|winner| GameEnd::Win {
             winner,
             reason: "both Kings of the other team captured",
         })
     }
 
-    fn end_without_moves(&self) -> GameEnd {
+    fn end_without_moves(p: &FuturePosition) -> GameEnd {
         // A colour without a move passes, so only a decided game has no moves.
-        self.decided().unwrap_or(GameEnd::Draw {
+        Self::decided(p).unwrap_or(GameEnd::Draw {
             reason: "no legal move",
         })
     }
 
-    /// Every earlier position in the window counts: the key holds the colour to move.
-    fn repetitions(&self) -> usize {
-        self.clocks
-            .repetitions(self.key(), self.history.len(), 1, |i| self.history[i].key)
+    fn move_rule(_p: &FuturePosition) -> Option<(u32, &'static str)> {
+        Some((200, "200 plies without capture or pawn move"))
     }
 
-    fn rule_draw(&self) -> Option<&'static str> {
-        (self.clocks.halfmove >= 200).then_some("200 plies without capture or pawn move")
-    }
-
-    fn piece_at(&self, cell: Cell) -> Piece {
-        self.board.piece_at(cell)
-    }
-
-    fn captured_piece(&self, mv: Move) -> Piece {
+    fn captured_piece(p: &FuturePosition, mv: Move) -> Piece {
         match mv.flag() {
-            MoveFlag::EnPassant => self
+            MoveFlag::EnPassant => p
+                .state
                 .ep
-                .map(|e| self.board.piece_at(e.victim))
+                .map(|e| p.board.piece_at(e.victim))
                 .unwrap_or(Piece::NONE),
-            MoveFlag::Normal => self.board.piece_at(mv.to()),
+            MoveFlag::Normal => p.board.piece_at(mv.to()),
             _ => Piece::NONE,
         }
     }
 
-    /// A null move passes to the next colour; it is refused only once the game is decided
-    /// (there is no check, and a colour may always be made to pass).
-    fn null_move_allowed(&self) -> bool {
-        self.winner().is_none()
-    }
-
-    fn make_null(&mut self) {
-        self.make_null_move();
-    }
-
-    fn unmake_null(&mut self) {
-        self.unmake_move();
-    }
-
-    fn drawing(&self) -> String {
-        self.draw()
-    }
-
-    fn cell_name(&self, cell: Cell) -> String {
-        Self::geometry().name(cell)
-    }
-
-    fn notes(&self) -> Vec<String> {
-        self.state_notes()
-    }
-
-    fn kings_in_danger(&self) -> Vec<Cell> {
-        self.kings_attacked()
-    }
-
     /// The colour's castling table lists the short side first (towards the h-file for White
     /// and Black, towards rank 1 for Gold and Silver), then the long one.
-    fn castling_side(&self, mv: Move) -> Option<CastlingSide> {
+    fn castling_side(p: &FuturePosition, mv: Move) -> Option<CastlingSide> {
         if mv.flag() != MoveFlag::Castle {
             return None;
         }
-        let sides = &Self::t().castling[self.side.idx()];
+        let sides = &FuturePosition::t().castling[p.side.idx()];
         let i = sides
             .iter()
             .position(|c| c.king_from == mv.from() && c.king_to == mv.to())?;
         Some([CastlingSide::Short, CastlingSide::Long][i])
     }
 
-    fn explain_illegal(&self, from: Cell, to: Cell) -> String {
-        self.explain(from, to)
+    /// Promotion to Queen, Rook, Bishop or Knight.
+    fn promotion_kind(_p: &FuturePosition, letter: char) -> Option<Kind> {
+        match letter {
+            'q' => Some(kind::QUEEN),
+            'r' => Some(kind::ROOK),
+            'b' => Some(kind::BISHOP),
+            'n' => Some(kind::KNIGHT),
+            _ => None,
+        }
     }
 
-    fn check_invariants(&self) -> Result<(), String> {
-        let t = Self::t();
-        self.board.check(tables::CELLS, self.key_from_scratch())?;
-        if self.is_eliminated(self.side) {
-            return Err(format!("{} is to move but eliminated", self.side.name()));
+    /// `0000` is the pass, a move of its own fields (no other move goes from a cell to
+    /// itself).
+    fn move_fields(p: &FuturePosition, s: &str) -> Option<(Cell, Cell, Option<Kind>)> {
+        if s == "0000" {
+            return Some((Move::PASS.from(), Move::PASS.to(), None));
+        }
+        p.cells_and_promotion(s)
+    }
+
+    fn fen_field_names(&self) -> Vec<&'static str> {
+        vec![
+            "placement",
+            "side to move",
+            "castling",
+            "en passant",
+            "unlocked",
+            "eliminated",
+            "half-move clock",
+            "move number",
+        ]
+    }
+
+    fn read_piece(&self, first: char, rest: &mut Chars2) -> Result<Piece, String> {
+        fen::read_piece(first, rest)
+    }
+
+    fn write_piece(&self, piece: Piece, out: &mut String) {
+        fen::write_piece(piece, out);
+    }
+
+    fn read_fen_state(
+        p: &mut FuturePosition,
+        _holdings: Option<&str>,
+        fields: &[&str],
+    ) -> Result<(), String> {
+        p.read_state(fields)
+    }
+
+    fn check_fen(p: &mut FuturePosition, fields: &[&str]) -> Result<(), String> {
+        p.check_state(fields)
+    }
+
+    fn fen_fields(p: &FuturePosition) -> Vec<String> {
+        p.state_fields()
+    }
+
+    fn state_key(p: &FuturePosition) -> u64 {
+        p.state_key()
+    }
+
+    fn drawing(p: &FuturePosition) -> String {
+        p.draw()
+    }
+
+    fn notes(p: &FuturePosition) -> Vec<String> {
+        p.state_notes()
+    }
+
+    fn explain_illegal(p: &FuturePosition, from: Cell, to: Cell) -> String {
+        p.explain(from, to)
+    }
+
+    fn invariants(p: &FuturePosition) -> Result<(), String> {
+        let t = FuturePosition::t();
+        if p.is_eliminated(p.side) {
+            return Err(format!("{} is to move but eliminated", p.side.name()));
         }
         for c in tables::COLOURS {
-            let kings = self.board.pieces(kind::KING, c).len();
-            let expected = if self.is_eliminated(c) { 0 } else { 1 };
+            let kings = p.board.pieces(kind::KING, c).len();
+            let expected = if p.is_eliminated(c) { 0 } else { 1 };
             if kings != expected {
                 return Err(format!(
                     "{} has {kings} Kings, expected {expected}",
                     c.name()
                 ));
             }
-            if (self.board.pieces(kind::PAWN, c) & t.no_pawn[c.idx()]).any() {
+            if (p.board.pieces(kind::PAWN, c) & t.no_pawn[c.idx()]).any() {
                 return Err(format!("{} has a pawn on an edge", c.name()));
             }
-            if !self.is_unlocked(c) {
-                if self.board.colour(c).and_not(t.locked_reach[c.idx()]).any() {
+            if !p.is_unlocked(c) {
+                if p.board.colour(c).and_not(t.locked_reach[c.idx()]).any() {
                     return Err(format!("{} is locked but beyond its gate", c.name()));
                 }
-                if (self.board.colour(c) & t.gate[c.idx()]).len() >= 4 {
+                if (p.board.colour(c) & t.gate[c.idx()]).len() >= 4 {
                     return Err(format!(
                         "{} is locked with four pieces on its gate",
                         c.name()
@@ -232,9 +266,9 @@ impl Game for FuturePosition {
             }
             for side in 0..2 {
                 let cs = &t.castling[c.idx()][side];
-                if self.castling & tables::castle_bit(c, side) != 0
-                    && (self.board.piece_at(cs.king_from) != Piece::new(kind::KING, c)
-                        || self.board.piece_at(cs.rook_from) != Piece::new(kind::ROOK, c))
+                if p.state.castling & tables::castle_bit(c, side) != 0
+                    && (p.board.piece_at(cs.king_from) != Piece::new(kind::KING, c)
+                        || p.board.piece_at(cs.rook_from) != Piece::new(kind::ROOK, c))
                 {
                     return Err(format!(
                         "{} has a castling right without King and Rook",
@@ -243,13 +277,13 @@ impl Game for FuturePosition {
                 }
             }
         }
-        if let Some(ep) = self.ep
-            && self.ep_right_for(self.side, ep.cell, ep.victim) != Some(ep)
+        if let Some(ep) = p.state.ep
+            && p.ep_right_for(p.side, ep.cell, ep.victim) != Some(ep)
         {
             return Err(format!(
                 "en passant right on {} that {} cannot use",
                 t.geo.name(ep.cell),
-                self.side.name()
+                p.side.name()
             ));
         }
         Ok(())

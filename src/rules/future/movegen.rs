@@ -74,7 +74,7 @@ impl FuturePosition {
                 }
             }
         }
-        if let Some(ep) = self.ep {
+        if let Some(ep) = self.state.ep {
             // The right exists only when the colour to move can use it (see `ep_right_for`).
             for from in t.pawn_attackers[c][ep.cell] & pawns {
                 if far.contains(ep.cell) {
@@ -90,12 +90,12 @@ impl FuturePosition {
 
     fn castling_moves<S: MoveSink<4>>(&self, t: &Tables, sink: &mut S, occ: Bb) {
         let us = self.side;
-        if self.castling & (castle_bit(us, 0) | castle_bit(us, 1)) == 0 {
+        if self.state.castling & (castle_bit(us, 0) | castle_bit(us, 1)) == 0 {
             return;
         }
         let them = 1 - us.team();
         for (side, cs) in t.castling[us.idx()].iter().enumerate() {
-            if self.castling & castle_bit(us, side) != 0
+            if self.state.castling & castle_bit(us, side) != 0
                 && !cs.between.intersects(occ)
                 && !cs.safe.iter().any(|&c| self.attacked_by_team(c, them))
             {

@@ -1,13 +1,11 @@
-//! The Future Generation position: placement, the four colours' state, history, and the read
-//! API the evaluation uses (placement, Kings, per-piece reach, flags).
+//! The Future Generation position: the four colours' state beside the core, and the read API
+//! the evaluation uses (placement, Kings, per-piece reach, flags).
 
 use super::tables::{Bb, TABLES, Tables, bishop_attacks, kind, rook_attacks};
 use crate::rules::bitset::Cell;
-use crate::rules::board::Board;
-use crate::rules::clocks::Clocks;
 use crate::rules::geometry::Geometry;
-use crate::rules::moves::Move;
 use crate::rules::piece::{Colour, Piece};
+use crate::rules::position::Position;
 
 /// An en passant right: the cell passed over and the pawn that passed over it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -18,28 +16,26 @@ pub struct EnPassant {
     pub victim: Cell,
 }
 
-/// What [`FuturePosition::unmake`] needs to restore the state before a move.
+/// What taking back a Future Generation move needs beyond the core's record.
 #[derive(Clone, Copy, Debug)]
-pub(super) struct Undo {
-    pub mv: Move,
+pub struct Undo {
     /// The piece that moved, as it was before the move (a pawn before promotion, a Knight
     /// before crowning).
-    pub moved: Piece,
-    pub captured: Piece,
-    pub side: Colour,
-    pub castling: u8,
-    pub ep: Option<EnPassant>,
-    pub unlocked: u8,
-    pub eliminated: u8,
-    pub clocks: Clocks,
-    pub key: u64,
+    pub(super) moved: Piece,
+    pub(super) captured: Piece,
+    pub(super) castling: u8,
+    pub(super) ep: Option<EnPassant>,
+    pub(super) unlocked: u8,
+    pub(super) eliminated: u8,
 }
 
-/// A position of Chess – The Future Generation.
-#[derive(Clone)]
-pub struct FuturePosition {
-    pub(super) board: Board<4>,
-    pub(super) side: Colour,
+/// The own state of Chess – The Future Generation: the four colours' castling rights, en
+/// passant, unlocked and eliminated colours. The clocks of the core are the 200-ply clock,
+/// the move number, and the plies since the last move that no later position can undo (a
+/// capture, a pawn move other than a straight vertical step, a lost right, an unlock, a
+/// crowning), as far as repetitions are searched.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct FutureGeneration {
     /// Castling-right bits, `1 << (colour * 2 + side)` (side 0 short, 1 long).
     pub(super) castling: u8,
     /// Set only when the colour to move has an en passant capture.
@@ -48,31 +44,10 @@ pub struct FuturePosition {
     pub(super) unlocked: u8,
     /// Bit per colour.
     pub(super) eliminated: u8,
-    /// The 200-ply clock, the move number, and the plies since the last move that no later
-    /// position can undo (a capture, a pawn move other than a straight vertical step, a lost
-    /// right, an unlock, a crowning), as far as repetitions are searched.
-    pub(super) clocks: Clocks,
-    pub(super) history: Vec<Undo>,
 }
 
-impl PartialEq for FuturePosition {
-    /// Positions are equal when their whole game state is (history is not compared).
-    fn eq(&self, other: &Self) -> bool {
-        self.board == other.board
-            && self.side == other.side
-            && self.castling == other.castling
-            && self.ep == other.ep
-            && self.unlocked == other.unlocked
-            && self.eliminated == other.eliminated
-            && self.clocks == other.clocks
-    }
-}
-
-impl std::fmt::Debug for FuturePosition {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "FuturePosition({})", self.to_fen())
-    }
-}
+/// A position of Chess – The Future Generation.
+pub type FuturePosition = Position<FutureGeneration, 4>;
 
 impl FuturePosition {
     /// The shared tables.
@@ -81,62 +56,32 @@ impl FuturePosition {
         &TABLES
     }
 
-    /// An empty board, White to move, nothing unlocked or eliminated.
-    pub(super) fn empty() -> Self {
-        FuturePosition {
-            board: Board::new(&TABLES.zobrist),
-            side: Colour::WHITE,
-            castling: 0,
-            ep: None,
-            unlocked: 0,
-            eliminated: 0,
-            clocks: Clocks::default(),
-            history: Vec::new(),
-        }
-    }
-
     /// The board geometry (cell names, coordinates, rays).
     pub fn geometry() -> &'static Geometry<4> {
         &TABLES.geo
     }
 
-    /// The placement.
-    pub fn board(&self) -> &Board<4> {
-        &self.board
-    }
-
-    /// The placement, to change by hand (an editor): the caller is to check the result
-    /// through the FEN reader ([`AnyGame::with_placement`](crate::rules::AnyGame::with_placement)).
-    pub(crate) fn board_mut(&mut self) -> &mut Board<4> {
-        &mut self.board
-    }
-
     /// Whether `colour` has been eliminated (its King captured).
     #[inline(always)]
     pub fn is_eliminated(&self, colour: Colour) -> bool {
-        self.eliminated >> colour.0 & 1 != 0
+        self.state.eliminated >> colour.0 & 1 != 0
     }
 
     /// Whether `colour` is unlocked (may move beyond its gate level).
     #[inline(always)]
     pub fn is_unlocked(&self, colour: Colour) -> bool {
-        self.unlocked >> colour.0 & 1 != 0
+        self.state.unlocked >> colour.0 & 1 != 0
     }
 
     /// Whether `colour` may still castle short (`long` false: towards the h-file for White
     /// and Black, towards rank 1 for Gold and Silver) or long.
     pub fn can_castle(&self, colour: Colour, long: bool) -> bool {
-        self.castling & super::tables::castle_bit(colour, long as usize) != 0
+        self.state.castling & super::tables::castle_bit(colour, long as usize) != 0
     }
 
     /// The en passant right of the colour to move, if it has an en passant capture.
     pub fn en_passant(&self) -> Option<EnPassant> {
-        self.ep
-    }
-
-    /// The half-move clock (plies since the last capture or pawn move; 200 draws).
-    pub fn halfmove_clock(&self) -> u32 {
-        self.clocks.halfmove
+        self.state.ep
     }
 
     /// The cell of `colour`'s King (`None` once the colour is eliminated).
@@ -148,9 +93,9 @@ impl FuturePosition {
     /// The winning team if the other team has lost both Kings.
     #[inline(always)]
     pub(super) fn winner(&self) -> Option<usize> {
-        if self.eliminated & 0b0101 == 0b0101 {
+        if self.state.eliminated & 0b0101 == 0b0101 {
             Some(1)
-        } else if self.eliminated & 0b1010 == 0b1010 {
+        } else if self.state.eliminated & 0b1010 == 0b1010 {
             Some(0)
         } else {
             None
@@ -260,25 +205,25 @@ impl FuturePosition {
         false
     }
 
-    /// The Zobrist key recomputed from scratch (for invariant checks).
-    pub(super) fn key_from_scratch(&self) -> u64 {
+    /// The key of the castling rights, the en passant cell, the unlocked and the eliminated
+    /// colours.
+    pub(super) fn state_key(&self) -> u64 {
         use super::tables::{Z_CASTLING, Z_ELIMINATED, Z_EP, Z_UNLOCKED};
         let z = &Self::t().zobrist;
-        let mut k = self.board.placement_key_from_scratch();
-        k ^= z.side[self.side.idx()];
+        let mut k = 0;
         for bit in 0..8 {
-            if self.castling >> bit & 1 != 0 {
+            if self.state.castling >> bit & 1 != 0 {
                 k ^= z.extra[Z_CASTLING + bit];
             }
         }
-        if let Some(ep) = self.ep {
+        if let Some(ep) = self.state.ep {
             k ^= z.extra[Z_EP + ep.cell];
         }
         for c in 0..4 {
-            if self.unlocked >> c & 1 != 0 {
+            if self.state.unlocked >> c & 1 != 0 {
                 k ^= z.extra[Z_UNLOCKED + c];
             }
-            if self.eliminated >> c & 1 != 0 {
+            if self.state.eliminated >> c & 1 != 0 {
                 k ^= z.extra[Z_ELIMINATED + c];
             }
         }

@@ -7,11 +7,11 @@
 //! Ca1-Ce1; any placement of the other pieces is accepted (every choice of pieces on the X
 //! squares, True Queens, Kamikaze Queens, any number of each).
 
-use super::position::PentaplanePosition;
+use super::position::{Pentaplane, PentaplanePosition};
 use super::tables::{LETTERS, kind};
-use crate::rules::clocks::Clocks;
 use crate::rules::fen as rules_fen;
-use crate::rules::piece::{Colour, Piece};
+use crate::rules::game::Game;
+use crate::rules::piece::Colour;
 use crate::rules::placement;
 
 /// The default start position (White chose Fortress and Bomb, Black Knight and Satellite).
@@ -24,61 +24,28 @@ impl PentaplanePosition {
     /// Reads a FEN (see the module documentation). Never panics; errors say what is wrong
     /// and where.
     pub fn from_fen(fen: &str) -> Result<Self, String> {
-        let mut p = PentaplanePosition::empty();
-        let fields = rules_fen::fields(
-            fen,
-            &[
-                "placement",
-                "side to move",
-                "half-move clock",
-                "move number",
-            ],
-        )?;
+        Self::read_fen(Pentaplane::default(), fen)
+    }
+
+    /// The FEN after the placement: one King each, no pawn on its promotion row, the side to
+    /// move.
+    pub(super) fn read_state(&mut self, fields: &[&str]) -> Result<(), String> {
         let t = Self::t();
-        for (cell, piece) in placement::read(fields[0], &t.geo, |c, _| {
-            placement::read_letter(&LETTERS, c)
-        })? {
-            p.board.put(cell, piece);
-        }
         for c in [Colour::WHITE, Colour::BLACK] {
-            let n = p.board.pieces(kind::KING, c).len();
+            let n = self.board.pieces(kind::KING, c).len();
             if n != 1 {
                 return Err(format!("FEN: {} has {n} Kings, expected 1", c.name()));
             }
-            if let Some(cell) =
-                (p.board.pieces(kind::PAWN, c) & Self::t().promotion[c.idx()]).first()
-            {
+            if let Some(cell) = (self.board.pieces(kind::PAWN, c) & t.promotion[c.idx()]).first() {
                 return Err(format!(
                     "FEN: {} pawn on {}, its promotion row",
                     c.name(),
-                    Self::t().geo.name(cell)
+                    t.geo.name(cell)
                 ));
             }
         }
-        p.side = rules_fen::two_colour_side(fields[1])?;
-        p.clocks = Clocks::read(fields.get(2).copied(), fields.get(3).copied())?;
-        p.board.set_key(p.key_from_scratch());
-        Ok(p)
-    }
-
-    /// The FEN letter of `piece`.
-    pub(super) fn piece_letter(piece: Piece) -> char {
-        let l = LETTERS[piece.kind() as usize];
-        if piece.colour() == Colour::WHITE {
-            l
-        } else {
-            l.to_ascii_lowercase()
-        }
-    }
-
-    /// The position as FEN.
-    pub fn to_fen(&self) -> String {
-        let s = placement::write(
-            &Self::t().geo,
-            |c| self.board.piece_at(c),
-            |p, out| out.push(placement::letter(&LETTERS, p)),
-        );
-        format!("{s} {} {}", self.side.letter(), self.clocks.fen())
+        self.side = rules_fen::two_colour_side(fields[1])?;
+        Ok(())
     }
 
     /// The board drawing for `d`: the five levels side by side (A, the bottom, on the left),
@@ -104,7 +71,7 @@ impl PentaplanePosition {
                 for x in 0..5 {
                     let piece = self.board.piece_at(Self::cell_at(x, y, z));
                     let c = if piece.is_some() {
-                        Self::piece_letter(piece)
+                        placement::letter(&LETTERS, piece)
                     } else if (x + y + z) % 2 == 0 {
                         '.'
                     } else {
@@ -126,7 +93,7 @@ impl PentaplanePosition {
             s.push_str("a b c d e");
         }
         s.push_str("\n\n");
-        s.push_str(&format!("Fen: {}\n", self.to_fen()));
+        s.push_str(&format!("Fen: {}\n", self.fen()));
         s.push_str(&format!("Key: {:016X}\n", self.board.key()));
         let side = |c: Colour| match self.king_cell(c) {
             Some(k) => format!("{} King on {}", c.name(), Self::t().geo.name(k)),

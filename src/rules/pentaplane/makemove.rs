@@ -23,24 +23,20 @@ impl PentaplanePosition {
         let mut n = 0;
         for cell in area {
             let p = self.board.remove(cell);
-            self.blasted.push((cell as u8, p));
+            self.state.blasted.push((cell as u8, p));
             n += 1;
         }
         n
     }
 
-    pub(super) fn make_move(&mut self, mv: Move) {
-        let z = &Self::t().zobrist;
+    #[inline(always)]
+    pub(super) fn play(&mut self, mv: Move) -> Undo {
         let us = self.side;
-        let them = us.flip();
         let (from, to) = (mv.from(), mv.to());
         let mut undo = Undo {
-            mv,
             moved: Piece::NONE,
             captured: Piece::NONE,
             blasted: 0,
-            clocks: self.clocks,
-            key: self.board.key(),
         };
         let mut centre = None;
         if mv.flag() == MoveFlag::Shot {
@@ -80,25 +76,22 @@ impl PentaplanePosition {
         if removed || mv.promotion().is_some() {
             self.clocks.reversible = 0;
         }
-        self.side = them;
-        self.board.toggle_key(z.side[us.idx()] ^ z.side[them.idx()]);
-        self.clocks.after_two_colour_move(us);
-        self.history.push(undo);
+        self.hand_over(us.flip());
+        undo
     }
 
-    pub(super) fn unmake_move(&mut self) {
-        let u = self.history.pop().expect("unmake without a move");
-        let us = self.side.flip();
-        self.side = us;
+    #[inline(always)]
+    pub(super) fn take_back(&mut self, mv: Move, u: &Undo) {
         for _ in 0..u.blasted {
             let (cell, p) = self
+                .state
                 .blasted
                 .pop()
                 .expect("explosion stack matches the history");
             self.board.put(cell as Cell, p);
         }
-        let (from, to) = (u.mv.from(), u.mv.to());
-        if u.mv.flag() == MoveFlag::Shot {
+        let (from, to) = (mv.from(), mv.to());
+        if mv.flag() == MoveFlag::Shot {
             self.board.put(to, u.captured);
         } else {
             if !(u.moved.kind() == kind::KAMIKAZE && u.captured.is_some()) {
@@ -109,7 +102,5 @@ impl PentaplanePosition {
             }
             self.board.put(from, u.moved);
         }
-        self.clocks = u.clocks;
-        self.board.set_key(u.key);
     }
 }

@@ -14,15 +14,17 @@ mod position;
 pub mod tables;
 
 pub use fen::START_FEN;
-pub use position::PentaplanePosition;
+pub use position::{Pentaplane, PentaplanePosition};
 
 use crate::rules::bitset::Cell;
-use crate::rules::clocks::NullMove;
 use crate::rules::game::{Game, GameEnd, MoveError};
+use crate::rules::geometry::Geometry;
 use crate::rules::moves::{Move, MoveFlag, MoveList};
 use crate::rules::piece::{Colour, Piece};
-use crate::rules::sink::{CountSink, ListSink};
+use crate::rules::position::VariantRules;
+use crate::rules::sink::MoveSink;
 use crate::rules::variant::Variant;
+use crate::rules::zobrist::Zobrist;
 
 /// The fields of a move string: `Cb1Cb3`, `Cb4Cb5q` or `Ca1*Ca4`.
 struct MoveFields {
@@ -57,90 +59,60 @@ impl PentaplanePosition {
     }
 }
 
-impl Game for PentaplanePosition {
+impl VariantRules<2> for Pentaplane {
+    type Undo = position::Undo;
+
     fn variant(&self) -> Variant {
         Variant::Pentaplane
     }
 
-    fn side_to_move(&self) -> Colour {
-        self.side
+    fn geometry(&self) -> &'static Geometry<2> {
+        &tables::TABLES.geo
     }
 
-    fn key(&self) -> u64 {
-        self.board.key()
+    fn zobrist(&self) -> &'static Zobrist {
+        &tables::TABLES.zobrist
     }
 
-    fn generate(&self, moves: &mut MoveList) {
-        self.generate_into(&mut ListSink(moves));
+    fn letters(&self) -> &'static [char] {
+        &tables::LETTERS
     }
 
-    fn count_moves(&self) -> u64 {
-        let mut c = CountSink(0);
-        self.generate_into(&mut c);
-        c.0
+    #[inline(always)]
+    fn generate_into<S: MoveSink<2>>(p: &PentaplanePosition, sink: &mut S) {
+        p.generate_into(sink);
     }
 
-    fn make(&mut self, mv: Move) {
-        self.make_move(mv);
+    #[inline(always)]
+    fn make(p: &mut PentaplanePosition, mv: Move) -> position::Undo {
+        p.play(mv)
     }
 
-    fn unmake(&mut self) {
-        self.unmake_move();
+    #[inline(always)]
+    fn unmake(p: &mut PentaplanePosition, mv: Move, undo: &position::Undo) {
+        p.take_back(mv, undo);
     }
 
-    fn history_len(&self) -> usize {
-        self.history.len()
+    /// A pass is harmless as a search device here (no check rule; a King left en prise is
+    /// simply captured), so it is allowed whenever the game is not yet decided.
+    fn null_move_allowed(p: &PentaplanePosition) -> bool {
+        p.both_kings_present()
     }
 
     /// Always false: Pentaplane has no check rule.
-    fn in_check(&self) -> bool {
+    fn in_check(_p: &PentaplanePosition) -> bool {
         false
     }
 
-    fn fen(&self) -> String {
-        self.to_fen()
-    }
-
-    /// `Cb1Cb3`, `Cb4Cb5q` (a pawn move ending on its promotion row, even if the pawn dies
-    /// there), `Ca1*Ca4` (a shot).
-    fn move_name(&self, mv: Move) -> String {
-        let geo = &Self::t().geo;
-        let (from, to) = (geo.name(mv.from()), geo.name(mv.to()));
-        match (mv.flag(), mv.promotion()) {
-            (MoveFlag::Shot, _) => format!("{from}*{to}"),
-            (_, Some(_)) => format!("{from}{to}q"),
-            _ => format!("{from}{to}"),
-        }
-    }
-
-    fn is_move_syntax(&self, s: &str) -> bool {
-        parse_fields(s).is_some()
-    }
-
-    /// Reads a move by its fields (from, to, shot or not); a promotion may also be given
-    /// without its trailing `q`.
-    fn parse_move(&self, s: &str) -> Result<Move, MoveError> {
-        let Some(f) = parse_fields(s) else {
-            return Err(MoveError::Malformed(s.to_string()));
-        };
-        let mut list = MoveList::new();
-        self.generate(&mut list);
-        list.iter()
-            .copied()
-            .find(|m| {
-                m.from() == f.from
-                    && m.to() == f.to
-                    && (m.flag() == MoveFlag::Shot) == f.shot
-                    && (!f.q || m.promotion().is_some())
-            })
-            .ok_or_else(|| MoveError::Illegal(s.to_string()))
+    fn kings_in_danger(p: &PentaplanePosition) -> Vec<Cell> {
+        p.kings_under_attack()
     }
 
     /// Kings first: both gone is a draw, one gone loses for its owner.
-    fn decided(&self) -> Option<GameEnd> {
+    fn decided(p: &PentaplanePosition) -> Option<GameEnd> {
         match (
-            self.king_cell(Colour::WHITE).is_some(),
-            self.king_cell(Colour::BLACK).is_some(),
+            p.king_cell(Colour::WHITE).is_some(),
+            p.king_cell(Colour::BLACK).is_some(),
         ) {
             (true, true) => None,
             (false, false) => Some(GameEnd::Draw {
@@ -158,73 +130,94 @@ impl Game for PentaplanePosition {
     }
 
     /// The side to move loses.
-    fn end_without_moves(&self) -> GameEnd {
+    fn end_without_moves(p: &PentaplanePosition) -> GameEnd {
         GameEnd::Win {
-            winner: self.side.flip().team(),
+            winner: p.side.flip().team(),
             reason: "no legal move",
         }
     }
 
-    /// Looks back to the last move that removed a piece or promoted a pawn (pawn moves are
-    /// reversible here, because pawns may step backwards).
-    fn repetitions(&self) -> usize {
-        self.clocks
-            .repetitions(self.key(), self.history.len(), 2, |i| self.history[i].key)
-    }
-
-    fn rule_draw(&self) -> Option<&'static str> {
-        (self.clocks.halfmove >= 100).then_some("100-ply rule")
-    }
-
-    fn piece_at(&self, cell: Cell) -> Piece {
-        self.board.piece_at(cell)
+    /// Repetitions look back to the last move that removed a piece or promoted a pawn (pawn
+    /// moves are reversible here, because pawns may step backwards).
+    fn move_rule(_p: &PentaplanePosition) -> Option<(u32, &'static str)> {
+        Some((100, "100-ply rule"))
     }
 
     /// The piece captured or hit at the destination: an enemy piece, or for a shot also a
     /// Bomb of the shooter's own colour. Explosions may remove more.
-    fn captured_piece(&self, mv: Move) -> Piece {
-        self.board.piece_at(mv.to())
+    fn captured_piece(p: &PentaplanePosition, mv: Move) -> Piece {
+        p.board.piece_at(mv.to())
     }
 
     /// Captures, shots and promotions.
-    fn is_tactical(&self, mv: Move) -> bool {
+    fn is_tactical(p: &PentaplanePosition, mv: Move) -> bool {
         mv.flag() == MoveFlag::Shot
             || mv.promotion().is_some()
-            || self.board.piece_at(mv.to()).is_some()
+            || p.board.piece_at(mv.to()).is_some()
     }
 
-    /// A pass is harmless as a search device here (no check rule; a King left en prise is
-    /// simply captured), so it is allowed whenever the game is not yet decided.
-    fn null_move_allowed(&self) -> bool {
-        self.both_kings_present()
+    /// `Cb1Cb3`, `Cb4Cb5q` (a pawn move ending on its promotion row, even if the pawn dies
+    /// there), `Ca1*Ca4` (a shot).
+    fn move_name(_p: &PentaplanePosition, mv: Move) -> String {
+        let geo = &PentaplanePosition::t().geo;
+        let (from, to) = (geo.name(mv.from()), geo.name(mv.to()));
+        match (mv.flag(), mv.promotion()) {
+            (MoveFlag::Shot, _) => format!("{from}*{to}"),
+            (_, Some(_)) => format!("{from}{to}q"),
+            _ => format!("{from}{to}"),
+        }
     }
 
-    fn make_null(&mut self) {
-        self.make_null_move();
+    fn is_move_syntax(_p: &PentaplanePosition, s: &str) -> bool {
+        parse_fields(s).is_some()
     }
 
-    fn unmake_null(&mut self) {
-        self.unmake_null_move();
+    /// Reads a move by its fields (from, to, shot or not); a promotion may also be given
+    /// without its trailing `q`.
+    fn parse_move(p: &PentaplanePosition, s: &str) -> Result<Move, MoveError> {
+        let Some(f) = parse_fields(s) else {
+            return Err(MoveError::Malformed(s.to_string()));
+        };
+        let mut list = MoveList::new();
+        p.generate(&mut list);
+        list.iter()
+            .copied()
+            .find(|m| {
+                m.from() == f.from
+                    && m.to() == f.to
+                    && (m.flag() == MoveFlag::Shot) == f.shot
+                    && (!f.q || m.promotion().is_some())
+            })
+            .ok_or_else(|| MoveError::Illegal(s.to_string()))
     }
 
-    fn drawing(&self) -> String {
-        self.draw()
+    fn fen_field_names(&self) -> Vec<&'static str> {
+        vec![
+            "placement",
+            "side to move",
+            "half-move clock",
+            "move number",
+        ]
     }
 
-    fn cell_name(&self, cell: Cell) -> String {
-        Self::t().geo.name(cell)
+    fn read_fen_state(
+        p: &mut PentaplanePosition,
+        _holdings: Option<&str>,
+        fields: &[&str],
+    ) -> Result<(), String> {
+        p.read_state(fields)
     }
 
-    fn kings_in_danger(&self) -> Vec<Cell> {
-        self.kings_under_attack()
+    fn drawing(p: &PentaplanePosition) -> String {
+        p.draw()
     }
 
-    fn explain_illegal(&self, from: Cell, to: Cell) -> String {
-        self.explain(from, to)
+    fn explain_illegal(p: &PentaplanePosition, from: Cell, to: Cell) -> String {
+        p.explain(from, to)
     }
 
-    fn check_invariants(&self) -> Result<(), String> {
-        self.invariants()
+    fn invariants(p: &PentaplanePosition) -> Result<(), String> {
+        p.invariants()
     }
 }
 

@@ -1,59 +1,48 @@
-//! The Pentaplane V position: placement, clocks, history, and the read API the evaluation uses.
+//! The Pentaplane V position: its own state beside the core, and the read API the evaluation
+//! uses.
 
 use super::tables::{
-    ALL_DIRS, BISHOP_DIRS, Bb, CELLS, CUBE_DIRS, ROOK_BISHOP_DIRS, ROOK_DIRS, TABLES, Tables, kind,
-    shots, slides,
+    ALL_DIRS, BISHOP_DIRS, Bb, CUBE_DIRS, ROOK_BISHOP_DIRS, ROOK_DIRS, TABLES, Tables, kind, shots,
+    slides,
 };
 use crate::rules::bitset::Cell;
-use crate::rules::board::Board;
-use crate::rules::clocks::{Clocks, NullMove, NullUndo};
 use crate::rules::geometry::Geometry;
-use crate::rules::moves::Move;
 use crate::rules::piece::{Colour, Piece};
+use crate::rules::position::Position;
 
-/// What [`PentaplanePosition`] needs to take a move back. The pieces an explosion removed are
-/// not stored here but on the position's `blasted` stack (`blasted` of them per move), so the
-/// record stays small however long the chain was.
+/// What taking back a Pentaplane move needs beyond the core's record. The pieces an
+/// explosion removed are not stored here but on the `blasted` stack of the position's state
+/// (`blasted` of them per move), so the record stays small however long the chain was.
 #[derive(Clone, Copy, Debug)]
-pub(super) struct Undo {
-    pub mv: Move,
+pub struct Undo {
     /// The piece that moved (for a shot: none).
-    pub moved: Piece,
+    pub(super) moved: Piece,
     /// The piece captured on, or hit at, the destination.
-    pub captured: Piece,
+    pub(super) captured: Piece,
     /// How many pieces the explosion removed (entries on the `blasted` stack).
-    pub blasted: u8,
-    pub clocks: Clocks,
-    pub key: u64,
+    pub(super) blasted: u8,
 }
 
-/// A position of Pentaplane V.
-#[derive(Clone)]
-pub struct PentaplanePosition {
-    pub(super) board: Board<2>,
-    pub(super) side: Colour,
-    /// The 100-ply clock of the rules file (reset by removals and by pawn moves), the move
-    /// number, and the plies since the last move that removed a piece or promoted a pawn
-    /// (pawns may step back, so their moves alone can be undone).
-    pub(super) clocks: Clocks,
-    pub(super) history: Vec<Undo>,
-    pub(super) nulls: Vec<NullUndo>,
+/// Pentaplane V's own state: only the pieces removed by explosions, kept for unmake. The
+/// game state is the placement, the side to move and the clocks: the 100-ply clock of the
+/// rules file (reset by removals and by pawn moves), the move number, and the plies since
+/// the last move that removed a piece or promoted a pawn (pawns may step back, so their moves
+/// alone can be undone).
+#[derive(Clone, Debug, Default)]
+pub struct Pentaplane {
     /// (cell, piece) of every piece removed by explosions, for unmake.
     pub(super) blasted: Vec<(u8, Piece)>,
 }
 
-impl PartialEq for PentaplanePosition {
-    /// Equal game state: placement, side to move and clocks (history is not compared).
-    fn eq(&self, other: &Self) -> bool {
-        self.board == other.board && self.side == other.side && self.clocks == other.clocks
+impl PartialEq for Pentaplane {
+    /// The stack of removed pieces is history, not game state.
+    fn eq(&self, _other: &Self) -> bool {
+        true
     }
 }
 
-impl std::fmt::Debug for PentaplanePosition {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "PentaplanePosition({})", self.to_fen())
-    }
-}
+/// A position of Pentaplane V.
+pub type PentaplanePosition = Position<Pentaplane, 2>;
 
 impl PentaplanePosition {
     /// The shared tables.
@@ -62,38 +51,10 @@ impl PentaplanePosition {
         &TABLES
     }
 
-    /// An empty board with White to move.
-    pub(super) fn empty() -> Self {
-        PentaplanePosition {
-            board: Board::new(&TABLES.zobrist),
-            side: Colour::WHITE,
-            clocks: Clocks::default(),
-            history: Vec::new(),
-            nulls: Vec::new(),
-            blasted: Vec::new(),
-        }
-    }
-
-    /// The placement.
-    pub fn board(&self) -> &Board<2> {
-        &self.board
-    }
-
-    /// The placement, to change by hand (an editor): the caller is to check the result
-    /// through the FEN reader ([`AnyGame::with_placement`](crate::rules::AnyGame::with_placement)).
-    pub(crate) fn board_mut(&mut self) -> &mut Board<2> {
-        &mut self.board
-    }
-
     /// The board geometry: cell numbering, names, coordinates and rays (directions 0..6 are
     /// the rook directions, 6..18 the bishop directions, 18..26 the cube directions).
     pub fn geometry() -> &'static Geometry<2> {
         &TABLES.geo
-    }
-
-    /// The 100-ply clock (plies since the last removal or pawn move).
-    pub fn halfmove_clock(&self) -> u32 {
-        self.clocks.halfmove
     }
 
     /// The cell of `colour`'s King, or `None` once it has been captured or blown up.
@@ -176,11 +137,6 @@ impl PentaplanePosition {
         }
     }
 
-    /// The Zobrist key recomputed from scratch (for invariant checks).
-    pub(super) fn key_from_scratch(&self) -> u64 {
-        self.board.placement_key_from_scratch() ^ Self::t().zobrist.side[self.side.idx()]
-    }
-
     /// Cells of the board (for loops in FEN and drawing).
     pub(super) fn cell_at(x: usize, y: usize, z: usize) -> Cell {
         (z * 5 + y) * 5 + x
@@ -188,7 +144,6 @@ impl PentaplanePosition {
 
     /// Internal consistency, see [`crate::rules::Game::check_invariants`].
     pub(super) fn invariants(&self) -> Result<(), String> {
-        self.board.check(CELLS, self.key_from_scratch())?;
         let t = Self::t();
         for c in [Colour::WHITE, Colour::BLACK] {
             if self.board.pieces(kind::KING, c).len() > 1 {
@@ -207,24 +162,13 @@ impl PentaplanePosition {
         if (self.board.colour(Colour(2)) | self.board.colour(Colour(3))).any() {
             return Err("a piece of a third or fourth colour is on the board".into());
         }
-        let removed: usize = self.history.iter().map(|u| u.blasted as usize).sum();
-        if removed != self.blasted.len() {
+        let removed: usize = self.history.iter().map(|r| r.extra.blasted as usize).sum();
+        if removed != self.state.blasted.len() {
             return Err(format!(
                 "the explosion stack holds {} pieces, the history accounts for {removed}",
-                self.blasted.len()
+                self.state.blasted.len()
             ));
         }
         Ok(())
-    }
-}
-
-impl NullMove<2> for PentaplanePosition {
-    fn null_parts(&mut self) -> (&mut Board<2>, &mut Colour, &mut Clocks, &mut Vec<NullUndo>) {
-        (
-            &mut self.board,
-            &mut self.side,
-            &mut self.clocks,
-            &mut self.nulls,
-        )
     }
 }

@@ -4,12 +4,12 @@
 //! four ranks from the highest down, each rank four cells from the lowest file up; a digit
 //! string counts empty cells. The clocks may be omitted (0 and 1).
 
-use super::position::PodionicPosition;
+use super::position::{Podionic, PodionicPosition};
 use super::tables::{LETTERS, kind};
 use crate::rules::bitset::Cell;
-use crate::rules::clocks::Clocks;
 use crate::rules::fen as rules_fen;
-use crate::rules::piece::{Colour, Piece};
+use crate::rules::game::Game;
+use crate::rules::piece::Colour;
 use crate::rules::placement;
 
 /// The start position (a reconstruction: see the rules file).
@@ -32,29 +32,20 @@ impl PodionicPosition {
     /// Reads a FEN. Any malformed or impossible input gives an error naming what is wrong
     /// and where; nothing panics.
     pub fn from_fen(fen: &str) -> Result<Self, String> {
-        let mut p = PodionicPosition::empty();
-        let fields = rules_fen::fields(
-            fen,
-            &[
-                "placement",
-                "side to move",
-                "half-move clock",
-                "move number",
-            ],
-        )?;
-        for (cell, piece) in placement::read(fields[0], Self::geometry(), |c, _| {
-            placement::read_letter(&LETTERS, c)
-        })? {
-            p.board.put(cell, piece);
-        }
+        Self::read_fen(Podionic, fen)
+    }
+
+    /// The FEN after the placement: one King each and pawns only where they can stand, the
+    /// side to move, and the side not to move not in check.
+    pub(super) fn read_state(&mut self, fields: &[&str]) -> Result<(), String> {
         let geo = Self::geometry();
         for c in [Colour::WHITE, Colour::BLACK] {
-            let n = p.board.pieces(kind::KING, c).len();
+            let n = self.board.pieces(kind::KING, c).len();
             if n != 1 {
                 return Err(format!("FEN: {} has {n} Kings, expected 1", c.name()));
             }
             let allowed = Self::t().pawn[c.idx()].allowed;
-            if let Some(s) = p.board.pieces(kind::PAWN, c).and_not(allowed).first() {
+            if let Some(s) = self.board.pieces(kind::PAWN, c).and_not(allowed).first() {
                 return Err(format!(
                     "FEN: {} pawn on {}, where no {} pawn can stand (the a-file of levels A and D \
                      holds only lane starts and lane ends)",
@@ -64,36 +55,15 @@ impl PodionicPosition {
                 ));
             }
         }
-        p.side = rules_fen::two_colour_side(fields[1])?;
-        let them = p.side.flip();
-        if p.is_attacked(p.king_cell(them), p.side, p.board.occupied()) {
+        self.side = rules_fen::two_colour_side(fields[1])?;
+        let them = self.side.flip();
+        if self.is_attacked(self.king_cell(them), self.side, self.board.occupied()) {
             return Err(format!(
                 "FEN: the side not to move ({}) is in check",
                 them.name()
             ));
         }
-        p.clocks = Clocks::read(fields.get(2).copied(), fields.get(3).copied())?;
-        p.board.set_key(p.key_from_scratch());
-        Ok(p)
-    }
-
-    fn piece_letter(piece: Piece) -> char {
-        let l = LETTERS[piece.kind() as usize];
-        if piece.colour() == Colour::WHITE {
-            l
-        } else {
-            l.to_ascii_lowercase()
-        }
-    }
-
-    /// The position as FEN.
-    pub fn to_fen(&self) -> String {
-        let s = placement::write(
-            Self::geometry(),
-            |c| self.board.piece_at(c),
-            |p, out| out.push(placement::letter(&LETTERS, p)),
-        );
-        format!("{s} {} {}", self.side.letter(), self.clocks.fen())
+        Ok(())
     }
 
     /// One level drawn as five text lines (four ranks, then the files), `.` for empty cells.
@@ -118,7 +88,7 @@ impl PodionicPosition {
                     let ch = if p.is_none() {
                         '.'
                     } else {
-                        Self::piece_letter(p)
+                        placement::letter(&LETTERS, p)
                     };
                     format!(" {ch}")
                 })
@@ -145,7 +115,7 @@ impl PodionicPosition {
             }
             s.push('\n');
         }
-        s.push_str(&format!("Fen: {}\n", self.to_fen()));
+        s.push_str(&format!("Fen: {}\n", self.fen()));
         s.push_str(&format!("Key: {:016X}\n", self.board.key()));
         let geo = Self::geometry();
         let checkers: Vec<String> = self.checkers().iter().map(|c| geo.name(c)).collect();

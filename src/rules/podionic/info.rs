@@ -1,7 +1,7 @@
 //! What the variant declares about itself beside its rules (see [`VariantInfo`]).
 
 use super::fen::START_FEN;
-use crate::rules::variant::{FIDE_PIECES, LevelOrder, VariantInfo};
+use crate::rules::info::{FIDE_PIECES, LevelOrder, VariantInfo};
 
 /// Podionic Chess.
 pub const INFO: VariantInfo = VariantInfo {

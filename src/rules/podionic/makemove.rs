@@ -10,17 +10,11 @@ use crate::rules::moves::Move;
 use crate::rules::piece::Piece;
 
 impl PodionicPosition {
-    pub(super) fn make_move(&mut self, mv: Move) {
-        let z = &Self::t().zobrist;
+    #[inline(always)]
+    pub(super) fn play(&mut self, mv: Move) -> Undo {
         let us = self.side;
         let (from, to) = (mv.from(), mv.to());
         let captured = self.board.piece_at(to);
-        self.history.push(Undo {
-            mv,
-            captured,
-            clocks: self.clocks,
-            key: self.board.key(),
-        });
         self.clocks.tick();
         if captured.is_some() {
             self.board.remove(to);
@@ -34,18 +28,15 @@ impl PodionicPosition {
             self.board.remove(to);
             self.board.put(to, Piece::new(k, us));
         }
-        self.side = us.flip();
-        self.board
-            .toggle_key(z.side[us.idx()] ^ z.side[us.flip().idx()]);
-        self.clocks.after_two_colour_move(us);
+        self.hand_over(us.flip());
+        Undo { captured }
     }
 
-    pub(super) fn unmake_move(&mut self) {
-        let u = self.history.pop().expect("unmake without a move");
-        let us = self.side.flip();
-        self.side = us;
-        let (from, to) = (u.mv.from(), u.mv.to());
-        if u.mv.promotion().is_some() {
+    #[inline(always)]
+    pub(super) fn take_back(&mut self, mv: Move, u: &Undo) {
+        let us = self.side;
+        let (from, to) = (mv.from(), mv.to());
+        if mv.promotion().is_some() {
             self.board.remove(to);
             self.board.put(to, Piece::new(kind::PAWN, us));
         }
@@ -53,7 +44,5 @@ impl PodionicPosition {
         if u.captured.is_some() {
             self.board.put(to, u.captured);
         }
-        self.clocks = u.clocks;
-        self.board.set_key(u.key);
     }
 }

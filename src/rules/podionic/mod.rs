@@ -18,17 +18,18 @@ mod position;
 pub mod tables;
 
 pub use fen::START_FEN;
-pub use position::PodionicPosition;
+pub use position::{Podionic, PodionicPosition};
 
 use tables::{LETTERS, kind};
 
 use crate::rules::bitset::Cell;
-use crate::rules::clocks::NullMove;
-use crate::rules::game::{Game, GameEnd, mate_or_stalemate};
-use crate::rules::moves::{Move, MoveList};
-use crate::rules::piece::{Colour, Piece};
-use crate::rules::sink::{CountSink, ListSink};
+use crate::rules::geometry::Geometry;
+use crate::rules::moves::Move;
+use crate::rules::piece::{Colour, Kind};
+use crate::rules::position::VariantRules;
+use crate::rules::sink::MoveSink;
 use crate::rules::variant::Variant;
+use crate::rules::zobrist::Zobrist;
 
 impl PodionicPosition {
     /// The start position.
@@ -37,143 +38,110 @@ impl PodionicPosition {
     }
 }
 
-impl Game for PodionicPosition {
+impl VariantRules<1> for Podionic {
+    type Undo = position::Undo;
+
     fn variant(&self) -> Variant {
         Variant::Podionic
     }
 
-    fn side_to_move(&self) -> Colour {
-        self.side
+    fn geometry(&self) -> &'static Geometry<1> {
+        &tables::TABLES.geo
     }
 
-    fn key(&self) -> u64 {
-        self.board.key()
+    fn zobrist(&self) -> &'static Zobrist {
+        &tables::TABLES.zobrist
     }
 
-    fn generate(&self, moves: &mut MoveList) {
-        self.generate_into(&mut ListSink(moves));
+    fn letters(&self) -> &'static [char] {
+        &LETTERS
     }
 
-    fn count_moves(&self) -> u64 {
-        let mut c = CountSink(0);
-        self.generate_into(&mut c);
-        c.0
+    #[inline(always)]
+    fn generate_into<S: MoveSink<1>>(p: &PodionicPosition, sink: &mut S) {
+        p.generate_into(sink);
     }
 
-    fn make(&mut self, mv: Move) {
-        self.make_move(mv);
+    #[inline(always)]
+    fn make(p: &mut PodionicPosition, mv: Move) -> position::Undo {
+        p.play(mv)
     }
 
-    fn unmake(&mut self) {
-        self.unmake_move();
+    #[inline(always)]
+    fn unmake(p: &mut PodionicPosition, mv: Move, undo: &position::Undo) {
+        p.take_back(mv, undo);
     }
 
-    fn history_len(&self) -> usize {
-        self.history.len()
+    #[inline]
+    fn in_check(p: &PodionicPosition) -> bool {
+        let us = p.side;
+        p.is_attacked(p.king_cell(us), us.flip(), p.board.occupied())
     }
 
-    fn in_check(&self) -> bool {
-        let us = self.side;
-        self.is_attacked(self.king_cell(us), us.flip(), self.board.occupied())
+    fn kings_in_danger(p: &PodionicPosition) -> Vec<Cell> {
+        p.king_in_check()
     }
 
-    fn fen(&self) -> String {
-        self.to_fen()
+    fn move_rule(_p: &PodionicPosition) -> Option<(u32, &'static str)> {
+        Some((100, "fifty-move rule"))
     }
 
-    fn move_name(&self, mv: Move) -> String {
-        let geo = Self::geometry();
-        let mut s = format!("{}{}", geo.name(mv.from()), geo.name(mv.to()));
-        if let Some(k) = mv.promotion() {
-            s.push(LETTERS[k as usize].to_ascii_lowercase());
-        }
-        s
+    fn insufficient_material(p: &PodionicPosition) -> bool {
+        p.board.occupied().len() == 2
     }
 
-    fn is_move_syntax(&self, s: &str) -> bool {
-        let geo = Self::geometry();
-        let Some((_, n)) = geo.parse_name_prefix(s) else {
-            return false;
-        };
-        let rest = &s[n..];
-        match geo.parse_name_prefix(rest) {
-            Some((_, m)) => matches!(&rest[m..], "" | "q" | "r" | "b" | "n"),
-            None => false,
+    /// Promotion to Queen, Rook, Bishop or Knight.
+    fn promotion_kind(_p: &PodionicPosition, letter: char) -> Option<Kind> {
+        match letter {
+            'q' => Some(kind::QUEEN),
+            'r' => Some(kind::ROOK),
+            'b' => Some(kind::BISHOP),
+            'n' => Some(kind::KNIGHT),
+            _ => None,
         }
     }
 
-    fn decided(&self) -> Option<GameEnd> {
-        None
+    fn fen_field_names(&self) -> Vec<&'static str> {
+        vec![
+            "placement",
+            "side to move",
+            "half-move clock",
+            "move number",
+        ]
     }
 
-    fn end_without_moves(&self) -> GameEnd {
-        mate_or_stalemate(self.in_check(), self.side)
+    fn read_fen_state(
+        p: &mut PodionicPosition,
+        _holdings: Option<&str>,
+        fields: &[&str],
+    ) -> Result<(), String> {
+        p.read_state(fields)
     }
 
-    fn repetitions(&self) -> usize {
-        self.clocks
-            .repetitions(self.key(), self.history.len(), 2, |i| self.history[i].key)
+    fn drawing(p: &PodionicPosition) -> String {
+        p.draw()
     }
 
-    fn rule_draw(&self) -> Option<&'static str> {
-        if self.clocks.halfmove >= 100 {
-            Some("fifty-move rule")
-        } else if self.board.occupied().len() == 2 {
-            Some("insufficient material")
-        } else {
-            None
-        }
+    fn explain_illegal(p: &PodionicPosition, from: Cell, to: Cell) -> String {
+        p.explain(from, to)
     }
 
-    fn piece_at(&self, cell: Cell) -> Piece {
-        self.board.piece_at(cell)
-    }
-
-    fn null_move_allowed(&self) -> bool {
-        !self.in_check()
-    }
-
-    fn make_null(&mut self) {
-        self.make_null_move();
-    }
-
-    fn unmake_null(&mut self) {
-        self.unmake_null_move();
-    }
-
-    fn drawing(&self) -> String {
-        self.draw()
-    }
-
-    fn cell_name(&self, cell: Cell) -> String {
-        Self::geometry().name(cell)
-    }
-
-    fn kings_in_danger(&self) -> Vec<Cell> {
-        self.king_in_check()
-    }
-
-    fn explain_illegal(&self, from: Cell, to: Cell) -> String {
-        self.explain(from, to)
-    }
-
-    fn check_invariants(&self) -> Result<(), String> {
-        let geo = Self::geometry();
-        self.board.check(tables::CELLS, self.key_from_scratch())?;
+    fn invariants(p: &PodionicPosition) -> Result<(), String> {
+        let geo = PodionicPosition::geometry();
         for c in [Colour::WHITE, Colour::BLACK] {
-            if self.board.pieces(kind::KING, c).len() != 1 {
+            if p.board.pieces(kind::KING, c).len() != 1 {
                 return Err(format!("{} does not have exactly one King", c.name()));
             }
-            let allowed = Self::t().pawn[c.idx()].allowed;
-            if let Some(s) = self.board.pieces(kind::PAWN, c).and_not(allowed).first() {
+            let allowed = PodionicPosition::t().pawn[c.idx()].allowed;
+            if let Some(s) = p.board.pieces(kind::PAWN, c).and_not(allowed).first() {
                 return Err(format!("{} pawn on {}", c.name(), geo.name(s)));
             }
         }
-        if self.board.occupied().and_not(geo.all()).any() {
+        if p.board.occupied().and_not(geo.all()).any() {
             return Err("a piece off the board".into());
         }
-        let them = self.side.flip();
-        if self.is_attacked(self.king_cell(them), self.side, self.board.occupied()) {
+        let them = p.side.flip();
+        if p.is_attacked(p.king_cell(them), p.side, p.board.occupied()) {
             return Err("the side not to move is in check".into());
         }
         Ok(())

@@ -1,76 +1,32 @@
-//! The Podionic position: placement, side to move, clocks, history, and attack queries.
+//! The Podionic position: its (empty) own state beside the core, and attack queries.
 
 use super::tables::{Bb, TABLES, Tables, kind};
 use crate::rules::bitset::Cell;
-use crate::rules::board::Board;
-use crate::rules::clocks::{Clocks, NullMove, NullUndo};
 use crate::rules::geometry::Geometry;
-use crate::rules::moves::Move;
 use crate::rules::piece::{Colour, Piece};
+use crate::rules::position::Position;
 
-/// What [`PodionicPosition::unmake_move`] needs to restore the state before a move.
+/// What taking back a Podionic move needs beyond the core's record.
 #[derive(Clone, Copy, Debug)]
-pub(super) struct Undo {
-    pub mv: Move,
-    pub captured: Piece,
-    pub clocks: Clocks,
-    pub key: u64,
+pub struct Undo {
+    pub(super) captured: Piece,
 }
+
+/// Podionic Chess's own state: none. The game state is the placement, the side to move and
+/// the two clocks: there is no castling, no en passant, and the double-step right belongs to
+/// the cell (ruling 13), so the Zobrist key (placement and side to move) is all that
+/// repetition needs.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Podionic;
 
 /// A position of Podionic Chess.
-///
-/// The game state is the placement, the side to move and the two clocks: there is no
-/// castling, no en passant, and the double-step right belongs to the cell (ruling 13), so
-/// the Zobrist key (placement and side to move) is all that repetition needs.
-#[derive(Clone)]
-pub struct PodionicPosition {
-    pub(super) board: Board<1>,
-    pub(super) side: Colour,
-    pub(super) clocks: Clocks,
-    pub(super) history: Vec<Undo>,
-    pub(super) nulls: Vec<NullUndo>,
-}
-
-impl PartialEq for PodionicPosition {
-    /// Positions are equal when their whole game state is (history is not compared).
-    fn eq(&self, other: &Self) -> bool {
-        self.board == other.board && self.side == other.side && self.clocks == other.clocks
-    }
-}
-
-impl std::fmt::Debug for PodionicPosition {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "PodionicPosition({})", self.to_fen())
-    }
-}
+pub type PodionicPosition = Position<Podionic, 1>;
 
 impl PodionicPosition {
     /// The shared tables.
     #[inline(always)]
     pub(super) fn t() -> &'static Tables {
         &TABLES
-    }
-
-    /// An empty board with White to move.
-    pub(super) fn empty() -> Self {
-        PodionicPosition {
-            board: Board::new(&TABLES.zobrist),
-            side: Colour::WHITE,
-            clocks: Clocks::default(),
-            history: Vec::new(),
-            nulls: Vec::new(),
-        }
-    }
-
-    /// The placement (mailbox and per-kind / per-colour sets; kinds in [`kind`]).
-    pub fn board(&self) -> &Board<1> {
-        &self.board
-    }
-
-    /// The placement, to change by hand (an editor): the caller is to check the result
-    /// through the FEN reader ([`AnyGame::with_placement`](crate::rules::AnyGame::with_placement)).
-    pub(crate) fn board_mut(&mut self) -> &mut Board<1> {
-        &mut self.board
     }
 
     /// The board geometry: cell numbering, names, levels, planar steps.
@@ -89,11 +45,6 @@ impl PodionicPosition {
     pub fn cell_below(cell: Cell) -> Option<Cell> {
         let c = TABLES.down[cell];
         (c != super::tables::NO_CELL).then_some(c as Cell)
-    }
-
-    /// The half-move clock (plies since the last capture or pawn move).
-    pub fn halfmove_clock(&self) -> u32 {
-        self.clocks.halfmove
     }
 
     /// The cell of `colour`'s King.
@@ -162,21 +113,5 @@ impl PodionicPosition {
     pub fn checkers(&self) -> Bb {
         let us = self.side;
         self.attackers_to(self.king_cell(us), us.flip(), self.board.occupied())
-    }
-
-    /// The Zobrist key recomputed from scratch (for invariant checks).
-    pub(super) fn key_from_scratch(&self) -> u64 {
-        self.board.placement_key_from_scratch() ^ Self::t().zobrist.side[self.side.idx()]
-    }
-}
-
-impl NullMove<1> for PodionicPosition {
-    fn null_parts(&mut self) -> (&mut Board<1>, &mut Colour, &mut Clocks, &mut Vec<NullUndo>) {
-        (
-            &mut self.board,
-            &mut self.side,
-            &mut self.clocks,
-            &mut self.nulls,
-        )
     }
 }

@@ -7,11 +7,11 @@
 //! (the brackets may also be left out). The en passant field is the cell passed over by the
 //! last double step, or `-`.
 
-use super::position::PolyhedronPosition;
+use super::position::{Polyhedron, PolyhedronPosition};
 use super::tables::{LETTERS, MAX_ARMY, kind, kind_of_letter};
 use crate::rules::bitset::Cell;
-use crate::rules::clocks::Clocks;
 use crate::rules::fen as rules_fen;
+use crate::rules::game::Game;
 use crate::rules::piece::{Colour, Piece};
 use crate::rules::placement;
 
@@ -32,38 +32,28 @@ fn level_letter(z: usize) -> char {
 impl PolyhedronPosition {
     /// Reads a FEN. Any input gives either a position or an error saying what is wrong where.
     pub fn from_fen(fen: &str) -> Result<Self, String> {
-        let fields = rules_fen::fields(
-            fen,
-            &[
-                "placement",
-                "side to move",
-                "en passant",
-                "half-move clock",
-                "move number",
-            ],
-        )?;
-        let (placement_text, reserves) = rules_fen::bracketed(fields[0], "reserves")?;
-        let mut p = PolyhedronPosition::empty();
-        for (cell, piece) in placement::read(placement_text, &Self::t().geo, |ch, _| {
-            placement::read_letter(&LETTERS, ch)
-        })? {
-            p.board.put(cell, piece);
-        }
-        p.read_reserves(reserves.unwrap_or(""))?;
-        p.check_armies()?;
-        p.check_pawns()?;
-        p.side = rules_fen::two_colour_side(fields[1])?;
-        let them = p.side.flip();
-        if p.is_attacked(p.king_cell(them), p.side) {
+        Self::read_fen(Polyhedron::default(), fen)
+    }
+
+    /// The FEN after the placement: the reserves, the armies and pawns, the side to move (the
+    /// side not to move not in check) and the en passant cell.
+    pub(super) fn read_state(
+        &mut self,
+        reserves: Option<&str>,
+        fields: &[&str],
+    ) -> Result<(), String> {
+        self.read_reserves(reserves.unwrap_or(""))?;
+        self.check_armies()?;
+        self.check_pawns()?;
+        self.side = rules_fen::two_colour_side(fields[1])?;
+        let them = self.side.flip();
+        if self.is_attacked(self.king_cell(them), self.side) {
             return Err(format!(
                 "FEN: the side not to move ({}) is in check",
                 them.name()
             ));
         }
-        p.read_ep(fields.get(2).copied().unwrap_or("-"))?;
-        p.clocks = Clocks::read(fields.get(3).copied(), fields.get(4).copied())?;
-        p.board.set_key(p.key_from_scratch());
-        Ok(p)
+        self.read_ep(fields.get(2).copied().unwrap_or("-"))
     }
 
     /// The reserves: captured piece types other than King and Pawn (uppercase White's).
@@ -78,13 +68,13 @@ impl PolyhedronPosition {
                 ));
             }
             let c = usize::from(!ch.is_ascii_uppercase());
-            if self.reserves[c].len() >= MAX_ARMY {
+            if self.state.reserves[c].len() >= MAX_ARMY {
                 return Err(format!(
                     "FEN reserves: {} has more than {MAX_ARMY} pieces",
                     Colour(c as u8).name()
                 ));
             }
-            self.reserves[c].add(kd);
+            self.state.reserves[c].add(kd);
         }
         Ok(())
     }
@@ -96,7 +86,7 @@ impl PolyhedronPosition {
             if n != 1 {
                 return Err(format!("FEN: {} has {n} Kings, expected 1", c.name()));
             }
-            let army = self.board.colour(c).len() as usize + self.reserves[c.idx()].len();
+            let army = self.board.colour(c).len() as usize + self.state.reserves[c.idx()].len();
             if army > MAX_ARMY {
                 return Err(format!(
                     "FEN: {} has {army} pieces on the board and in reserve, at most {MAX_ARMY}",
@@ -171,45 +161,13 @@ impl PolyhedronPosition {
                 geo.name(victim)
             ));
         }
-        self.ep = e as u16;
+        self.state.ep = e as u16;
         Ok(())
-    }
-
-    pub(super) fn piece_letter(piece: Piece) -> char {
-        let l = LETTERS[piece.kind() as usize];
-        if piece.colour() == Colour::WHITE {
-            l
-        } else {
-            l.to_ascii_lowercase()
-        }
     }
 
     /// The piece on (x, y, z), if the cell exists.
     fn cell_at(x: i32, y: i32, z: usize) -> Option<Cell> {
         Self::t().geo.at(x, y, z as i32)
-    }
-
-    /// The position as FEN.
-    pub fn to_fen(&self) -> String {
-        let mut s = placement::write(
-            &Self::t().geo,
-            |c| self.board.piece_at(c),
-            |p, out| out.push(Self::piece_letter(p)),
-        );
-        s.push('[');
-        s.push_str(&self.reserves[0].letters());
-        s.push_str(&self.reserves[1].letters().to_ascii_lowercase());
-        s.push(']');
-        s.push(' ');
-        s.push(self.side.letter());
-        s.push(' ');
-        match self.ep_cell() {
-            Some(e) => s.push_str(&Self::t().geo.name(e)),
-            None => s.push('-'),
-        }
-        s.push(' ');
-        s.push_str(&self.clocks.fen());
-        s
     }
 
     /// The board drawing for `d`: the five levels from the top (E) down, each drawn in the
@@ -238,7 +196,7 @@ impl PolyhedronPosition {
                             if piece.is_none() {
                                 '.'
                             } else {
-                                Self::piece_letter(piece)
+                                placement::letter(&LETTERS, piece)
                             }
                         }
                     };
@@ -251,7 +209,7 @@ impl PolyhedronPosition {
             s.push_str("     a b c d e f g h i j\n\n");
         }
         let geo = &Self::t().geo;
-        s.push_str(&format!("Fen: {}\n", self.to_fen()));
+        s.push_str(&format!("Fen: {}\n", self.fen()));
         s.push_str(&format!("Key: {:016X}\n", self.board.key()));
         let us = self.side;
         let checkers: Vec<String> = self
@@ -263,8 +221,8 @@ impl PolyhedronPosition {
         let show = |r: String| if r.is_empty() { "-".to_string() } else { r };
         s.push_str(&format!(
             "Reserves: White {}, Black {}",
-            show(self.reserves[0].letters()),
-            show(self.reserves[1].letters().to_ascii_lowercase())
+            show(self.state.reserves[0].letters()),
+            show(self.state.reserves[1].letters().to_ascii_lowercase())
         ));
         s
     }

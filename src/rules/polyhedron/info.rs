@@ -1,7 +1,7 @@
 //! What the variant declares about itself beside its rules (see [`VariantInfo`]).
 
 use super::fen::START_FEN;
-use crate::rules::variant::{LevelOrder, VariantInfo, piece};
+use crate::rules::info::{LevelOrder, VariantInfo, piece};
 
 /// Polyhedron Chess.
 pub const INFO: VariantInfo = VariantInfo {

@@ -3,8 +3,6 @@
 
 use super::position::{NO_EP, PolyhedronPosition, Undo};
 use super::tables::{Z_EP, kind, reserve_key};
-use crate::rules::board::Board;
-use crate::rules::clocks::{Clocks, NullMove, NullUndo};
 use crate::rules::moves::{Move, MoveFlag};
 use crate::rules::piece::{Colour, Piece};
 
@@ -12,10 +10,11 @@ impl PolyhedronPosition {
     /// Clears the en passant cell (and its key).
     #[inline(always)]
     fn clear_ep(&mut self) {
-        if self.ep != NO_EP {
+        if self.state.ep != NO_EP {
             let z = &Self::t().zobrist;
-            self.board.toggle_key(z.extra[Z_EP + self.ep as usize]);
-            self.ep = NO_EP;
+            self.board
+                .toggle_key(z.extra[Z_EP + self.state.ep as usize]);
+            self.state.ep = NO_EP;
         }
     }
 
@@ -26,7 +25,7 @@ impl PolyhedronPosition {
             return;
         }
         let c = piece.colour();
-        let n = self.reserves[c.idx()].add(piece.kind());
+        let n = self.state.reserves[c.idx()].add(piece.kind());
         self.board
             .toggle_key(reserve_key(Self::t(), c, piece.kind(), n));
     }
@@ -34,11 +33,12 @@ impl PolyhedronPosition {
     /// `colour` takes one `k` out of its reserve (a promotion).
     #[inline(always)]
     fn take_from_reserve(&mut self, colour: Colour, k: u8) {
-        let n = self.reserves[colour.idx()].take(k);
+        let n = self.state.reserves[colour.idx()].take(k);
         self.board.toggle_key(reserve_key(Self::t(), colour, k, n));
     }
 
-    pub(super) fn make_move(&mut self, mv: Move) {
+    #[inline(always)]
+    pub(super) fn play(&mut self, mv: Move) -> Undo {
         let t = Self::t();
         let z = &t.zobrist;
         let us = self.side;
@@ -46,12 +46,9 @@ impl PolyhedronPosition {
         let (from, to) = (mv.from(), mv.to());
         let moved = self.board.piece_at(from);
         let mut undo = Undo {
-            mv,
             moved,
             captured: Piece::NONE,
-            ep: self.ep,
-            clocks: self.clocks,
-            key: self.board.key(),
+            ep: self.state.ep,
         };
         self.clear_ep();
         self.clocks.tick();
@@ -62,7 +59,7 @@ impl PolyhedronPosition {
                 // Cells of one level are numbered rank by rank, so the cell passed over is
                 // the midpoint.
                 let ep = (from + to) / 2;
-                self.ep = ep as u16;
+                self.state.ep = ep as u16;
                 self.board.toggle_key(z.extra[Z_EP + ep]);
             }
             MoveFlag::EnPassant => {
@@ -90,18 +87,14 @@ impl PolyhedronPosition {
                 }
             }
         }
-        self.side = them;
-        self.board.toggle_key(z.side[us.idx()] ^ z.side[them.idx()]);
-        self.clocks.after_two_colour_move(us);
-        self.history.push(undo);
+        self.hand_over(them);
+        undo
     }
 
-    pub(super) fn unmake_move(&mut self) {
-        let u = self.history.pop().expect("unmake without a move");
-        let mv = u.mv;
-        let us = self.side.flip();
-        let them = self.side;
-        self.side = us;
+    #[inline(always)]
+    pub(super) fn take_back(&mut self, mv: Move, u: &Undo) {
+        let us = self.side;
+        let them = us.flip();
         let (from, to) = (mv.from(), mv.to());
         match mv.flag() {
             MoveFlag::DoubleStep => self.board.relocate(to, from),
@@ -114,40 +107,25 @@ impl PolyhedronPosition {
                 if let Some(k) = mv.promotion() {
                     self.board.remove(to);
                     self.board.put(to, u.moved);
-                    self.reserves[us.idx()].add(k);
+                    self.state.reserves[us.idx()].add(k);
                 }
                 self.board.relocate(to, from);
                 if u.captured.is_some() {
                     self.board.put(to, u.captured);
                     if u.captured.kind() != kind::PAWN {
-                        self.reserves[them.idx()].take(u.captured.kind());
+                        self.state.reserves[them.idx()].take(u.captured.kind());
                     }
                 }
             }
         }
-        self.ep = u.ep;
-        self.clocks = u.clocks;
-        self.board.set_key(u.key);
-    }
-}
-
-impl NullMove<5> for PolyhedronPosition {
-    fn null_parts(&mut self) -> (&mut Board<5>, &mut Colour, &mut Clocks, &mut Vec<NullUndo>) {
-        (
-            &mut self.board,
-            &mut self.side,
-            &mut self.clocks,
-            &mut self.nulls,
-        )
+        self.state.ep = u.ep;
     }
 
-    fn take_ep(&mut self) -> u16 {
-        let ep = self.ep;
+    /// Clears the en passant cell for a null move and returns it.
+    #[inline(always)]
+    pub(super) fn take_ep(&mut self) -> u16 {
+        let ep = self.state.ep;
         self.clear_ep();
         ep
-    }
-
-    fn put_back_ep(&mut self, ep: u16) {
-        self.ep = ep;
     }
 }

@@ -152,7 +152,7 @@ impl PolyhedronPosition {
 
         // Sliders.
         let (unicorn_kinds, unicorn_n) =
-            kinds_of_mask(self.reserves[us.idx()].kinds() & !(1 << kind::UNICORN));
+            kinds_of_mask(self.state.reserves[us.idx()].kinds() & !(1 << kind::UNICORN));
         let unicorn_promotions = &unicorn_kinds[..unicorn_n];
         for (k, classes) in SLIDERS {
             for from in b.pieces(k, us) {
@@ -178,7 +178,7 @@ impl PolyhedronPosition {
         let us = self.side;
         let occ = b.occupied();
         let enemies = b.colour(us.flip());
-        let (kinds, n) = kinds_of_mask(self.reserves[us.idx()].kinds());
+        let (kinds, n) = kinds_of_mask(self.state.reserves[us.idx()].kinds());
         let promotion_kinds = &kinds[..n];
         let zone = t.promotion_zone[us.idx()];
         let push = &t.pawn_push[us.idx()];
@@ -203,8 +203,8 @@ impl PolyhedronPosition {
                 sink.promotions(from, targets & zone, promotion_kinds);
             }
         }
-        if self.ep != NO_EP {
-            let to = self.ep as Cell;
+        if self.state.ep != NO_EP {
+            let to = self.state.ep as Cell;
             if let Some(victim) = t.pawn_push[us.flip().idx()][to] {
                 for from in t.pawn_attacks[us.flip().idx()][to] & b.pieces(kind::PAWN, us) {
                     if self.en_passant_is_safe(from, to, victim) {

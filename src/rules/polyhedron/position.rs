@@ -1,64 +1,46 @@
-//! The Polyhedron Chess position: placement, reserves, state, history, attack queries, and the
-//! read API for evaluation.
+//! The Polyhedron Chess position: its own state (reserves, en passant) beside the core,
+//! attack queries, and the read API for evaluation.
 
 use super::reserve::Reserve;
 use super::tables::{
     Bb, CLASS_DIRS, CLASS_SLIDERS, TABLES, Tables, Z_EP, kind, reserve_key, slider_attacks,
 };
 use crate::rules::bitset::Cell;
-use crate::rules::board::Board;
-use crate::rules::clocks::{Clocks, NullUndo};
 use crate::rules::geometry::Geometry;
-use crate::rules::moves::Move;
 use crate::rules::piece::{Colour, Piece};
+use crate::rules::position::Position;
 
 /// "No en passant cell".
 pub(super) const NO_EP: u16 = u16::MAX;
 
-/// What [`PolyhedronPosition::unmake`](crate::rules::Game::unmake) needs to restore the state.
+/// What taking back a Polyhedron move needs beyond the core's record.
 #[derive(Clone, Copy, Debug)]
-pub(super) struct Undo {
-    pub mv: Move,
+pub struct Undo {
     /// The piece that moved (a pawn or Unicorn for a promotion).
-    pub moved: Piece,
-    pub captured: Piece,
-    pub ep: u16,
-    pub clocks: Clocks,
-    pub key: u64,
+    pub(super) moved: Piece,
+    pub(super) captured: Piece,
+    pub(super) ep: u16,
+}
+
+/// Polyhedron Chess's own state: the reserves and the en passant cell.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Polyhedron {
+    pub(super) reserves: [Reserve; 2],
+    pub(super) ep: u16,
+}
+
+impl Default for Polyhedron {
+    /// Empty reserves, no en passant cell.
+    fn default() -> Self {
+        Polyhedron {
+            reserves: [Reserve::default(); 2],
+            ep: NO_EP,
+        }
+    }
 }
 
 /// A position of Polyhedron Chess.
-#[derive(Clone)]
-pub struct PolyhedronPosition {
-    pub(super) board: Board<5>,
-    pub(super) side: Colour,
-    pub(super) reserves: [Reserve; 2],
-    pub(super) ep: u16,
-    pub(super) clocks: Clocks,
-    pub(super) history: Vec<Undo>,
-    pub(super) nulls: Vec<NullUndo>,
-}
-
-impl PartialEq for PolyhedronPosition {
-    /// Positions are equal when their whole game state is (history is not compared).
-    fn eq(&self, other: &Self) -> bool {
-        self.board == other.board
-            && self.side == other.side
-            && self.reserves == other.reserves
-            && self.ep == other.ep
-            && self.clocks == other.clocks
-    }
-}
-
-impl std::fmt::Debug for PolyhedronPosition {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "PolyhedronPosition({})",
-            crate::rules::game::Game::fen(self)
-        )
-    }
-}
+pub type PolyhedronPosition = Position<Polyhedron, 5>;
 
 impl PolyhedronPosition {
     /// The shared tables.
@@ -67,48 +49,19 @@ impl PolyhedronPosition {
         &TABLES
     }
 
-    /// An empty board with White to move.
-    pub(super) fn empty() -> Self {
-        PolyhedronPosition {
-            board: Board::new(&TABLES.zobrist),
-            side: Colour::WHITE,
-            reserves: [Reserve::default(); 2],
-            ep: NO_EP,
-            clocks: Clocks::default(),
-            history: Vec::new(),
-            nulls: Vec::new(),
-        }
-    }
-
     /// The board geometry: cells, coordinates, names, rays (shared by all positions).
     pub fn geometry() -> &'static Geometry<5> {
         &TABLES.geo
     }
 
-    /// The placement.
-    pub fn board(&self) -> &Board<5> {
-        &self.board
-    }
-
-    /// The placement, to change by hand (an editor): the caller is to check the result
-    /// through the FEN reader ([`AnyGame::with_placement`](crate::rules::AnyGame::with_placement)).
-    pub(crate) fn board_mut(&mut self) -> &mut Board<5> {
-        &mut self.board
-    }
-
     /// `colour`'s reserve (the piece types it may promote to).
     pub fn reserve(&self, colour: Colour) -> &Reserve {
-        &self.reserves[colour.idx()]
+        &self.state.reserves[colour.idx()]
     }
 
     /// The en passant cell (the cell passed over by a double step on the previous move).
     pub fn ep_cell(&self) -> Option<Cell> {
-        (self.ep != NO_EP).then_some(self.ep as Cell)
-    }
-
-    /// The half-move clock (plies since the last capture or pawn move).
-    pub fn halfmove_clock(&self) -> u32 {
-        self.clocks.halfmove
+        (self.state.ep != NO_EP).then_some(self.state.ep as Cell)
     }
 
     /// The cell of `colour`'s King.
@@ -211,18 +164,17 @@ impl PolyhedronPosition {
             .collect()
     }
 
-    /// The Zobrist key recomputed from scratch (for invariant checks).
-    pub(super) fn key_from_scratch(&self) -> u64 {
+    /// The key of the reserves and the en passant cell.
+    pub(super) fn reserves_and_ep_key(&self) -> u64 {
         let t = Self::t();
         let z = &t.zobrist;
-        let mut k = self.board.placement_key_from_scratch();
-        k ^= z.side[self.side.idx()];
-        if self.ep != NO_EP {
-            k ^= z.extra[Z_EP + self.ep as usize];
+        let mut k = 0;
+        if self.state.ep != NO_EP {
+            k ^= z.extra[Z_EP + self.state.ep as usize];
         }
         for c in [Colour::WHITE, Colour::BLACK] {
             for kd in 0..super::tables::KINDS as u8 {
-                for n in 1..=self.reserves[c.idx()].count(kd) {
+                for n in 1..=self.state.reserves[c.idx()].count(kd) {
                     k ^= reserve_key(t, c, kd, n);
                 }
             }
