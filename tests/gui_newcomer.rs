@@ -44,11 +44,7 @@ const NAMES: &[(&str, &str, &str)] = &[
         "Chess – The Future Generation",
         "two teams",
     ),
-    (
-        "raumschach",
-        "Raumschach",
-        "Unicorn",
-    ),
+    ("raumschach", "Raumschach", "Unicorn"),
 ];
 
 fn raumschach_file() -> String {

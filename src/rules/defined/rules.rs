@@ -16,8 +16,8 @@ use super::pieces;
 use crate::rules::bitset::{BitSet, Cell};
 use crate::rules::board::MAX_KINDS;
 use crate::rules::geometry::{Coord, Geometry, GeometrySpec, LevelSpec, Vector};
+use crate::rules::info::{LevelOrder, VariantInfo};
 use crate::rules::piece::{Colour, Kind};
-use crate::rules::variant::{LevelOrder, VariantInfo};
 use crate::rules::zobrist::Zobrist;
 
 /// The board width of every file-defined variant: 320 cells, the most a move can address
