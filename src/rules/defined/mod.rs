@@ -10,6 +10,7 @@
 //! newest. Everything a file may hold is bounded (`limits.rs`), so that no file, however
 //! large or strange, can make loading slow, big or panic.
 
+mod compile;
 mod compiled;
 mod explain;
 mod fen;
@@ -126,7 +127,7 @@ pub fn compile_text(path: &str, text: &str) -> Result<Vec<Compiled>, FileError> 
                 &format!("variant '{name}' is defined twice in the file"),
             ));
         }
-        let compiled = rules::compile(def, path).map_err(|e| err(Some(e.span), &e.message))?;
+        let compiled = compile::compile(def, path).map_err(|e| err(Some(e.span), &e.message))?;
         let (compiled, start) = compiled.check_start();
         if let Err(e) = start {
             return Err(err(Some(def.start.span()), &format!("start position: {e}")));
