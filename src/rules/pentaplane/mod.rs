@@ -191,15 +191,6 @@ impl VariantRules<2> for Pentaplane {
             .ok_or_else(|| MoveError::Illegal(s.to_string()))
     }
 
-    fn fen_field_names(&self) -> Vec<&'static str> {
-        vec![
-            "placement",
-            "side to move",
-            "half-move clock",
-            "move number",
-        ]
-    }
-
     fn read_fen_state(
         p: &mut PentaplanePosition,
         _holdings: Option<&str>,

@@ -101,15 +101,6 @@ impl VariantRules<1> for Podionic {
         }
     }
 
-    fn fen_field_names(&self) -> Vec<&'static str> {
-        vec![
-            "placement",
-            "side to move",
-            "half-move clock",
-            "move number",
-        ]
-    }
-
     fn read_fen_state(
         p: &mut PodionicPosition,
         _holdings: Option<&str>,

@@ -230,8 +230,15 @@ pub trait VariantRules<const W: usize>: Sized + Clone + PartialEq + Send + Sync 
     // --- FEN ---
 
     /// The names of the FEN's fields, for its error messages: the placement and the side to
-    /// move first, the half-move clock and the move number last.
-    fn fen_field_names(&self) -> Vec<&'static str>;
+    /// move first, the half-move clock and the move number last (by default nothing between).
+    fn fen_field_names(&self) -> Vec<&'static str> {
+        vec![
+            "placement",
+            "side to move",
+            "half-move clock",
+            "move number",
+        ]
+    }
 
     /// Reads one piece of the placement whose first character is `first` (by default one
     /// letter of [`VariantRules::letters`], upper case White).
