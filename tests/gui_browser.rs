@@ -14,7 +14,7 @@
 
 mod common;
 
-use common::browser::{Browser, ONE_AT_A_TIME, level_of, shot_path};
+use common::browser::{Browser, ONE_AT_A_TIME, level_of, report_latency, shot_path};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -555,17 +555,12 @@ async fn polyhedron_highlight_latency_is_reported() {
             .await;
     }
     assert!(checked >= 20, "only {checked} White pieces with moves");
-    times.sort_by(f64::total_cmp);
-    let report = format!(
-        "click to highlighted targets, Polyhedron middle game (bench position 2, {} legal moves), {} White pieces with moves: median {:.1} ms, max {:.1} ms\n",
+    report_latency(
+        "highlight-latency",
+        "click to highlighted targets",
         legal.len(),
-        times.len(),
-        times[times.len() / 2],
-        times[times.len() - 1]
+        &mut times,
     );
-    eprint!("{report}");
-    let path = shot_path("highlight-latency").with_extension("txt");
-    std::fs::write(path, report).expect("write the report");
     b.close().await;
 }
 

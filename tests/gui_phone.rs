@@ -12,7 +12,7 @@
 
 mod common;
 
-use common::browser::{Browser, ONE_AT_A_TIME, PATIENCE, level_of, shot_path};
+use common::browser::{Browser, ONE_AT_A_TIME, PATIENCE, level_of, report_latency, shot_path};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 use strata::rules::Variant;
@@ -575,17 +575,12 @@ async fn polyhedron_highlight_latency_on_a_phone_is_reported() {
         "only {} White pieces with moves",
         times.len()
     );
-    times.sort_by(f64::total_cmp);
-    let report = format!(
-        "tap to highlighted targets on a 390 x 844 phone (one level at a time), Polyhedron middle game (bench position 2, {} legal moves), {} White pieces with moves: median {:.1} ms, max {:.1} ms\n",
+    report_latency(
+        "highlight-latency-phone",
+        "tap to highlighted targets on a 390 x 844 phone (one level at a time)",
         legal.len(),
-        times.len(),
-        times[times.len() / 2],
-        times[times.len() - 1]
+        &mut times,
     );
-    eprint!("{report}");
-    let path = shot_path("highlight-latency-phone").with_extension("txt");
-    std::fs::write(path, report).expect("write the report");
     b.close().await;
 }
 

@@ -627,3 +627,19 @@ pub fn engine_game(variant: &str, plies: usize, nodes: u64) -> Vec<String> {
     let _ = child.wait();
     moves
 }
+
+/// Writes the figures of a highlight-latency test (`times`: ms from a press to its targets
+/// lit, one a piece) to `<name>.txt` beside the screenshots and to stderr: `how` the press
+/// was made, on the crowded Polyhedron position with `legal` legal moves.
+pub fn report_latency(name: &str, how: &str, legal: usize, times: &mut [f64]) {
+    times.sort_by(f64::total_cmp);
+    let report = format!(
+        "{how}, Polyhedron middle game (bench position 2, {legal} legal moves), {} White pieces with moves: median {:.1} ms, max {:.1} ms\n",
+        times.len(),
+        times[times.len() / 2],
+        times[times.len() - 1]
+    );
+    eprint!("{report}");
+    let path = shot_path(name).with_extension("txt");
+    std::fs::write(path, report).expect("write the report");
+}
