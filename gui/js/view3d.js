@@ -187,7 +187,9 @@ export class View3D {
       this.board.add(m);
       this.cellMeshes.push(m);
     });
-    // Each level's outline, and its letter at its corner.
+    // Each level's outline, and its letter left of every level (at its own front edge), so
+    // that no letter lies over a level drawn below or beside it (Podionic's spiral).
+    const left = Math.min(...variant.levels.map((l) => l.files[0]));
     variant.levels.forEach((l, z) => {
       const w = l.files[1] - l.files[0] + 1;
       const d = l.ranks[1] - l.ranks[0] + 1;
@@ -198,7 +200,7 @@ export class View3D {
       this.board.add(frame);
       if (variant.levels.length > 1) {
         const label = this.textSprite(l.letter);
-        label.userData = { at: { x: l.files[0] - 1.1, y: l.ranks[0] - 0.6, level: z, lift: 0.2 } };
+        label.userData = { at: { x: left - 1.1, y: l.ranks[0] - 0.6, level: z, lift: 0.2 } };
         label.scale.set(0.8, 0.8, 1);
         this.board.add(label);
       }
