@@ -129,6 +129,8 @@ pub struct Browser {
     driver: Child,
     /// ChromeDriver's port (for the Chrome DevTools commands it forwards).
     driver_port: u16,
+    /// Chromium's profile directory, removed when the browser is dropped.
+    profile: PathBuf,
     pub client: Client,
     pub server: Server,
 }
@@ -201,6 +203,7 @@ impl Browser {
         Browser {
             driver,
             driver_port: port,
+            profile,
             client,
             server,
         }
@@ -558,6 +561,8 @@ impl Drop for Browser {
     fn drop(&mut self) {
         let _ = self.driver.kill();
         let _ = self.driver.wait();
+        // Each profile is some 7 MB; hundreds of test runs filled a disk with them.
+        let _ = std::fs::remove_dir_all(&self.profile);
     }
 }
 
