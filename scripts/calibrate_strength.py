@@ -7,14 +7,14 @@ the pairings and adds up the results. Four commands:
   chess-ladder    each `Skill Level` L against Stockfish's UCI_LimitStrength at UCI_Elo X, for
                   each L:X of --pairs; for each X measured with a level above it and a level
                   below, the level that scores 50% against it (interpolated): the points of
-                  the chess ladder of src/search/elo.rs. (Stockfish's levels and strata's do
+                  the chess ladder (src/rules/chess/info.rs, `strength`). (Stockfish's levels and strata's do
                   not differ alike from one Elo to the next: a level's Elo read off one
                   lopsided match says little, so each point is bracketed.)
   chess-verify    strata at UCI_LimitStrength/UCI_Elo X against Stockfish at the same X, for each
                   X of --elos: a score near 50% means X means what it says.
   ladder          one variant in self-play: each level of --levels against the next; the Elo of
                   the level --anchor is its chess Elo (--anchor-elo), the others follow by adding
-                  up the measured differences (that variant's ladder in src/search/elo.rs).
+                  up the measured differences (that variant's ladder, `strength` in its src/rules/VARIANT/info.rs).
   verify          one variant in self-play: UCI_Elo X against UCI_Elo Y for each X:Y of --pairs,
                   measured difference against the claimed Y - X.
 

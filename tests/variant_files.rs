@@ -363,13 +363,20 @@ fn strata_variants_lists_the_builtin_ones_then_those_of_the_files() {
     let verbose = variants_listed(&["variants", "--verbose", "--variant-file", &file]);
     assert_eq!(
         verbose[0],
-        "chess colours=2 levels=1 cells=64 bench-depth=11 from=built-in"
+        "chess title=\"Chess\" colours=2 levels=1 cells=64 bench-depth=11 from=built-in"
+    );
+    assert!(
+        verbose[5]
+            .starts_with("future-generation title=\"Chess – The Future Generation\" colours=4"),
+        "{}",
+        verbose[5]
     );
     // The file's path as it was loaded (made absolute).
     let last = verbose.last().unwrap();
     assert!(
-        last.starts_with("raumschach colours=2 levels=5 cells=125 bench-depth=7 from=/")
-            && last.ends_with("/variants/raumschach.toml"),
+        last.starts_with(
+            "raumschach title=\"Raumschach\" colours=2 levels=5 cells=125 bench-depth=7 from=/"
+        ) && last.ends_with("/variants/raumschach.toml"),
         "{last}"
     );
     // Every line starts with the name the short form gives.

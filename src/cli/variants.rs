@@ -8,8 +8,9 @@ use crate::rules::Variant;
 /// The arguments of `strata variants`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// After each name: its colours, levels, cells, bench depth and where it comes from
-    /// (`from=built-in` or `from=PATH`, last), as `key=value` words.
+    /// After each name: the name players know it by (`title="..."`, quoted as a Rust string),
+    /// its colours, levels, cells, bench depth and where it comes from (`from=built-in` or
+    /// `from=PATH`, last), as `key=value` words.
     #[arg(long)]
     verbose: bool,
 }
@@ -27,7 +28,7 @@ pub fn run(args: Args) -> Result<(), String> {
 }
 
 /// One line of `strata variants --verbose`:
-/// `chess colours=2 levels=1 cells=64 bench-depth=11 from=built-in`.
+/// `chess title="Chess" colours=2 levels=1 cells=64 bench-depth=11 from=built-in`.
 fn describe(v: Variant) -> String {
     let layout = v.layout();
     let from = match v {
@@ -35,8 +36,9 @@ fn describe(v: Variant) -> String {
         _ => "built-in",
     };
     format!(
-        "{} colours={} levels={} cells={} bench-depth={} from={from}",
+        "{} title={:?} colours={} levels={} cells={} bench-depth={} from={from}",
         v.name(),
+        v.title(),
         v.colours(),
         layout.levels.len(),
         layout.cells.len(),

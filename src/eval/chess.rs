@@ -231,7 +231,11 @@ fn read_weights(variant: &str) -> Weights {
         base.table_range("storm").map(|r| r.end),
         Some(base.table_len())
     );
-    weights::builtin_from(variant, base)
+    let text = match variant {
+        "pole" => include_str!("weights/pole.txt"),
+        _ => include_str!("weights/chess.txt"),
+    };
+    weights::builtin_from(variant, base, text)
 }
 
 /// The weights of chess and of Pole Chess.
@@ -768,6 +772,10 @@ impl ChessPosition {
 }
 
 impl Evaluate for ChessPosition {
+    fn weights(&self) -> Option<&'static super::weights::Weights> {
+        Some(weights(self.is_pole()))
+    }
+
     /// Chess plays with its network where the build has one; Pole Chess, the tuner and the
     /// `eval` breakdown use the terms below.
     #[inline(always)]

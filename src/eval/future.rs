@@ -100,7 +100,11 @@ static PROFILE: LazyLock<Profile> = LazyLock::new(|| {
         Some(kind::PAWN),
         kind::KING,
         [progress(0), progress(1), progress(2), progress(3)],
-        weights::builtin("future-generation", TERMS),
+        weights::builtin(
+            "future-generation",
+            TERMS,
+            include_str!("weights/future-generation.txt"),
+        ),
     )
     .with_start(FuturePosition::startpos().board())
     .with_kind_terms(KIND_TERMS)
@@ -148,6 +152,10 @@ impl FuturePosition {
 }
 
 impl Evaluate for FuturePosition {
+    fn weights(&self) -> Option<&'static super::weights::Weights> {
+        Some(weights())
+    }
+
     fn evaluate_with<T: Trace>(&self, trace: &mut T) -> i32 {
         let mut phase_sum = 0;
         let mut team = [Score::default(); 2];

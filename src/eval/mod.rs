@@ -19,18 +19,10 @@ use crate::rules::Game;
 use crate::rules::piece::Piece;
 
 /// The fitted weights of a built-in variant's evaluation (`None` for the variants defined
-/// in files, which are not fitted).
+/// in files, which are not fitted): those its position type's [`Evaluate::weights`] gives.
 pub fn weights_of(variant: crate::rules::Variant) -> Option<&'static weights::Weights> {
-    use crate::rules::Variant;
-    Some(match variant {
-        Variant::Chess => chess::weights(false),
-        Variant::Pole => chess::weights(true),
-        Variant::Polyhedron => polyhedron::weights(),
-        Variant::Podionic => podionic::weights(),
-        Variant::Pentaplane => pentaplane::weights(),
-        Variant::FutureGeneration => future::weights(),
-        Variant::Defined(_) => return None,
-    })
+    let start = crate::rules::AnyGame::startpos(variant);
+    crate::with_game!(&start, g => g.weights())
 }
 
 /// How many correction histories the search keeps (see [`Evaluate::correction_keys`]).
@@ -202,6 +194,12 @@ pub trait Evaluate: Game {
     /// The evaluation in centipawns from the point of view of the team to move, with every
     /// term reported to `trace`.
     fn evaluate_with<T: Trace>(&self, trace: &mut T) -> i32;
+
+    /// The fitted weights of this variant's evaluation (`src/eval/weights/<variant>.txt`),
+    /// or `None` where it has none (the variants defined in files).
+    fn weights(&self) -> Option<&'static weights::Weights> {
+        None
+    }
 
     /// The evaluation in centipawns from the point of view of the team to move.
     #[inline(always)]

@@ -140,7 +140,7 @@ static PROFILE: LazyLock<Profile> = LazyLock::new(|| {
         Some(kind::PAWN),
         kind::KING,
         [progress(0), progress(1), vec![], vec![]],
-        weights::builtin("pentaplane", TERMS),
+        weights::builtin("pentaplane", TERMS, include_str!("weights/pentaplane.txt")),
     );
     p.value[kind::KAMIKAZE as usize] /= KAMIKAZE_DIVISOR;
     p.with_start(PentaplanePosition::startpos().board())
@@ -219,6 +219,10 @@ impl PentaplanePosition {
 }
 
 impl Evaluate for PentaplanePosition {
+    fn weights(&self) -> Option<&'static super::weights::Weights> {
+        Some(weights())
+    }
+
     fn evaluate_with<T: Trace>(&self, trace: &mut T) -> i32 {
         PROFILE.two_colours(self.side_to_move(), TEMPO, trace, |us, trace, phase| {
             self.colour_terms(us, trace, phase)

@@ -87,7 +87,7 @@ static PROFILE: LazyLock<Profile> = LazyLock::new(|| {
         Some(kind::PAWN),
         kind::KING,
         [lane_progress(0), lane_progress(1), vec![], vec![]],
-        weights::builtin("podionic", TERMS),
+        weights::builtin("podionic", TERMS, include_str!("weights/podionic.txt")),
     )
     .with_start(PodionicPosition::startpos().board())
     .with_kind_terms(KIND_TERMS)
@@ -99,6 +99,10 @@ pub fn weights() -> &'static super::weights::Weights {
 }
 
 impl Evaluate for PodionicPosition {
+    fn weights(&self) -> Option<&'static super::weights::Weights> {
+        Some(weights())
+    }
+
     fn evaluate_with<T: Trace>(&self, trace: &mut T) -> i32 {
         let t = &*TABLES;
         PROFILE.two_colours(self.side_to_move(), TEMPO, trace, |us, trace, phase| {

@@ -74,7 +74,7 @@ static PROFILE: LazyLock<Profile> = LazyLock::new(|| {
         Some(kind::PAWN),
         kind::KING,
         [progress(0), progress(1), vec![], vec![]],
-        weights::builtin("polyhedron", TERMS),
+        weights::builtin("polyhedron", TERMS, include_str!("weights/polyhedron.txt")),
     )
     .with_start(PolyhedronPosition::startpos().board())
 });
@@ -106,6 +106,10 @@ impl PolyhedronPosition {
 }
 
 impl Evaluate for PolyhedronPosition {
+    fn weights(&self) -> Option<&'static super::weights::Weights> {
+        Some(weights())
+    }
+
     fn evaluate_with<T: Trace>(&self, trace: &mut T) -> i32 {
         PROFILE.two_colours(self.side_to_move(), TEMPO, trace, |us, trace, phase| {
             self.colour_terms(us, trace, phase)

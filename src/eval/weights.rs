@@ -235,24 +235,15 @@ impl Weights {
     }
 }
 
-/// The weights file of a built-in variant (by name), read with its term names. The files are
-/// compiled in; a variant without one (the variants defined in files) is neutral.
-pub fn builtin(variant: &str, names: &'static [&'static str]) -> Weights {
-    builtin_from(variant, Weights::neutral(names))
+/// A built-in variant's weights file `text` (compiled in with `include_str!` beside its
+/// evaluation), read over its term names; `variant` names it in a panic's message.
+pub fn builtin(variant: &str, names: &'static [&'static str], text: &str) -> Weights {
+    builtin_from(variant, Weights::neutral(names), text)
 }
 
-/// The weights file of a built-in variant (by name) read into `base` (its terms, and its
-/// piece-square table's shape if it has one).
-pub fn builtin_from(variant: &str, base: Weights) -> Weights {
-    let text = match variant {
-        "chess" => include_str!("weights/chess.txt"),
-        "pole" => include_str!("weights/pole.txt"),
-        "polyhedron" => include_str!("weights/polyhedron.txt"),
-        "podionic" => include_str!("weights/podionic.txt"),
-        "pentaplane" => include_str!("weights/pentaplane.txt"),
-        "future-generation" => include_str!("weights/future-generation.txt"),
-        _ => return base,
-    };
+/// A built-in variant's weights file `text` read into `base` (its terms, and its tables'
+/// shapes if it has any).
+pub fn builtin_from(variant: &str, base: Weights, text: &str) -> Weights {
     base.read(text)
         .unwrap_or_else(|e| panic!("src/eval/weights/{variant}.txt: {e}"))
 }

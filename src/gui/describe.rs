@@ -1,9 +1,8 @@
 //! What the page is told about the variants and the position, built from the rules layer
 //! alone: layouts from the geometry, the levels' stacking order from each variant's
 //! [`VariantInfo`](crate::rules::VariantInfo), pieces from each variant's table, legal moves,
-//! holdings, Kings in danger. Nothing here is written for one variant, except the words a
-//! person reads first: each built-in variant's full name and one line on what is special
-//! about it ([`TITLES`]).
+//! holdings, Kings in danger, full names and one line each. Nothing here is written for one
+//! variant.
 
 use super::messages::{CellView, LegalMove, LevelView, PieceView, VariantView};
 use super::rules_pages;
@@ -11,44 +10,6 @@ use crate::rules::bitset::Cell;
 use crate::rules::info::LevelOrder;
 use crate::rules::piece::Colour;
 use crate::rules::{AnyGame, Game, MoveFlag, MoveList, Variant};
-
-/// The built-in variants by protocol name: the name players know each by, and what is
-/// special about it in one line, as the new-game form, the header and the games list show
-/// them. Words for people, kept beside the page's other words rather than in the rules
-/// layer's [`VariantInfo`](crate::rules::VariantInfo), which holds what the rules and the
-/// engine need; a variant from a file brings its own `title` and `source`.
-pub const TITLES: &[(&str, &str, &str)] = &[
-    (
-        "chess",
-        "Chess",
-        "the classic game on one 8x8 board, by the FIDE Laws",
-    ),
-    (
-        "pole",
-        "Pole Chess",
-        "chess plus a blocker each side drops and teleports",
-    ),
-    (
-        "polyhedron",
-        "Polyhedron Chess",
-        "five levels from 6x6 to 10x10, 14 kinds of piece, promotion from captured pieces",
-    ),
-    (
-        "podionic",
-        "Podionic Chess",
-        "four 4x4 boards in an overlapping spiral, where sliders change level",
-    ),
-    (
-        "pentaplane",
-        "Pentaplane V",
-        "a 5x5x5 cube, missile pieces that shoot and bombs that explode; capture the King",
-    ),
-    (
-        "future-generation",
-        "Chess – The Future Generation",
-        "four players in two teams on four stacked 8x8 boards; Kings are captured",
-    ),
-];
 
 /// A board in words, from its layout: "one 8x8 board", "5 levels of 5x5", "3 levels: 6x6,
 /// 8x8, 6x6".
@@ -75,25 +36,18 @@ fn board_words(layout: &crate::rules::geometry::Layout) -> String {
 
 /// The name players know `v` by, and what is special about it in one line.
 pub fn title_and_summary(v: Variant) -> (String, String) {
-    if let Variant::Defined(d) = v {
-        let board = board_words(&v.layout());
-        let summary = match (&d.0.summary, &d.0.source) {
-            (s, _) if !s.is_empty() => s.clone(),
-            (_, source) if source.is_empty() => format!("{board}, from a variant file"),
-            (_, source) => format!("{board}, from a variant file: {source}"),
-        };
-        let title = if d.0.title.is_empty() {
-            v.name().to_string()
-        } else {
-            d.0.title.clone()
-        };
-        return (title, summary);
-    }
-    TITLES
-        .iter()
-        .find(|(name, ..)| *name == v.name())
-        .map(|(_, title, line)| (title.to_string(), line.to_string()))
-        .unwrap_or_else(|| (v.name().to_string(), String::new()))
+    let summary = match v {
+        Variant::Defined(d) => {
+            let board = board_words(&v.layout());
+            match (&d.0.summary, &d.0.source) {
+                (s, _) if !s.is_empty() => s.clone(),
+                (_, source) if source.is_empty() => format!("{board}, from a variant file"),
+                (_, source) => format!("{board}, from a variant file: {source}"),
+            }
+        }
+        _ => v.info().summary.to_string(),
+    };
+    (v.title().to_string(), summary)
 }
 
 /// A variant as the page draws it.
@@ -279,7 +233,6 @@ mod tests {
     fn every_variant_is_named_for_people() {
         for v in Variant::ALL {
             let view = variant_view(v);
-            assert!(TITLES.iter().any(|(n, ..)| *n == v.name()), "{}", v.name());
             assert!(
                 !view.title.is_empty() && view.summary.len() > 20,
                 "{}",

@@ -1,6 +1,6 @@
-//! What a variant declares about itself beside its rules: its start position, how many
-//! colours play it, its pieces as players know them, how its levels are stacked and the
-//! positions `bench` searches. Each variant's module defines one [`VariantInfo`];
+//! What a variant declares about itself beside its rules: its names, its start position, how
+//! many colours play it, its pieces as players know them, how its levels are stacked, the
+//! positions `bench` searches and its measured strength ladder. Each variant's module defines one [`VariantInfo`];
 //! [`Variant::info`](super::Variant::info) finds it. This module depends on nothing of the
 //! rules layer.
 
@@ -9,6 +9,14 @@
 /// one; [`Variant::info`](super::Variant::info) finds it.
 #[derive(Debug)]
 pub struct VariantInfo {
+    /// The protocol name (`UCI_Variant` value): `chess`, `future-generation`.
+    pub name: &'static str,
+    /// The name players know it by: "Chess – The Future Generation". Empty for a variant
+    /// from a file, whose title lives with its rules.
+    pub title: &'static str,
+    /// What is special about it, in one line for a games list. Empty for a variant from a
+    /// file, as the title.
+    pub summary: &'static str,
     /// The start position's FEN.
     pub start_fen: &'static str,
     /// The number of colours (seats): 2, or 4 in two teams.
@@ -17,6 +25,11 @@ pub struct VariantInfo {
     pub bench_positions: &'static [&'static str],
     /// The bench depth: a few hundred milliseconds per position on one core.
     pub bench_depth: u32,
+    /// The strength ladder: (skill level, Elo) points as measured (docs/results.md,
+    /// "Strength levels"; `scripts/calibrate_strength.py`), levels and Elo both increasing;
+    /// `crate::search::elo` interpolates between them. Empty where none was measured (a
+    /// variant from a file), which then takes Polyhedron's.
+    pub strength: &'static [(f64, f64)],
     /// The piece kinds, indexed by kind.
     pub pieces: &'static [PieceInfo],
     /// Which way the levels are stacked: whether level A is the bottom or the top. A drawing

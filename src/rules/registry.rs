@@ -1,17 +1,19 @@
-//! The registry: every position type behind one [`AnyGame`], each [`Variant`]'s
-//! [`VariantInfo`], and the variants by name, built-in or loaded from files
+//! The registry: the built-in variants, one row each in [`BUILTIN`]; every position type
+//! behind one [`AnyGame`]; and the variants by name, built-in or loaded from files
 //! ([`Variant::from_name`], [`Variant::available`]).
 //!
 //! Hot code (perft, search) is generic over [`Game`] and reached through
 //! [`with_game!`](crate::with_game), which monomorphises it for each position type. Adding a
-//! variant means its name in [`Variant`], one arm in [`AnyGame`], one in `with_game!`, one
-//! in [`AnyGame::from_fen`] and one in [`Variant::info`].
+//! built-in variant means its name in [`Variant`] and one row in [`BUILTIN`]; a variant that
+//! brings a new position type also adds its arm to [`AnyGame`] and to `with_game!`
+//! (CONTRIBUTING.md, "Adding a variant").
 
 use super::bitset::Cell;
 use super::chess::{self, ChessPosition};
 use super::defined::{self, DefinedPosition};
 use super::future::{self, FuturePosition};
 use super::game::{Game, GameEnd};
+use super::geometry::Layout;
 use super::info::VariantInfo;
 use super::moves::{Move, MoveList};
 use super::pentaplane::{self, PentaplanePosition};
@@ -20,7 +22,73 @@ use super::podionic::{self, PodionicPosition};
 use super::polyhedron::{self, PolyhedronPosition};
 use super::variant::Variant;
 
+/// A built-in variant: what it declares about itself (names, start position, pieces, bench
+/// positions, strength ladder), how a position of it is read, and its board. Its
+/// evaluation is the [`Evaluate`](crate::eval::Evaluate) implementation of its position
+/// type, reached like its rules through [`AnyGame`].
+pub struct Builtin {
+    /// The variant.
+    pub variant: Variant,
+    /// What it declares about itself.
+    pub info: &'static VariantInfo,
+    /// A position from a FEN.
+    pub from_fen: fn(&str) -> Result<AnyGame, String>,
+    /// The board as a drawing needs it (levels, cells, names, coordinates).
+    pub layout: fn() -> Layout,
+}
+
+/// The built-in variants, one row each, in the order `UCI_Variant` lists them.
+pub const BUILTIN: [Builtin; 6] = [
+    Builtin {
+        variant: Variant::Chess,
+        info: &chess::info::CHESS,
+        from_fen: |fen| ChessPosition::from_fen(fen, false).map(AnyGame::Chess),
+        layout: || chess::tables::TABLES.geo.layout(),
+    },
+    Builtin {
+        variant: Variant::Pole,
+        info: &chess::info::POLE,
+        from_fen: |fen| ChessPosition::from_fen(fen, true).map(AnyGame::Chess),
+        layout: || chess::tables::TABLES.geo.layout(),
+    },
+    Builtin {
+        variant: Variant::Polyhedron,
+        info: &polyhedron::info::INFO,
+        from_fen: |fen| PolyhedronPosition::from_fen(fen).map(AnyGame::Polyhedron),
+        layout: || PolyhedronPosition::geometry().layout(),
+    },
+    Builtin {
+        variant: Variant::Podionic,
+        info: &podionic::info::INFO,
+        from_fen: |fen| PodionicPosition::from_fen(fen).map(AnyGame::Podionic),
+        layout: || PodionicPosition::geometry().layout(),
+    },
+    Builtin {
+        variant: Variant::Pentaplane,
+        info: &pentaplane::info::INFO,
+        from_fen: |fen| PentaplanePosition::from_fen(fen).map(AnyGame::Pentaplane),
+        layout: || PentaplanePosition::geometry().layout(),
+    },
+    Builtin {
+        variant: Variant::FutureGeneration,
+        info: &future::info::INFO,
+        from_fen: |fen| FuturePosition::from_fen(fen).map(AnyGame::Future),
+        layout: || FuturePosition::geometry().layout(),
+    },
+];
+
 impl Variant {
+    /// The built-in variants, in the order `UCI_Variant` lists them (those of [`BUILTIN`]).
+    pub const ALL: [Variant; BUILTIN.len()] = {
+        let mut all = [Variant::Chess; BUILTIN.len()];
+        let mut i = 0;
+        while i < all.len() {
+            all[i] = BUILTIN[i].variant;
+            i += 1;
+        }
+        all
+    };
+
     /// The variant with protocol name `name`: a built-in one, or the newest loaded from a
     /// file under that name.
     pub fn from_name(name: &str) -> Option<Variant> {
@@ -37,16 +105,27 @@ impl Variant {
         all
     }
 
-    /// What the variant declares about itself: start position, colours, bench positions.
+    /// What the variant declares about itself: names, start position, colours, pieces,
+    /// bench positions, strength ladder.
     pub fn info(self) -> &'static VariantInfo {
         match self {
-            Variant::Chess => &chess::info::CHESS,
-            Variant::Pole => &chess::info::POLE,
-            Variant::Polyhedron => &polyhedron::info::INFO,
-            Variant::Podionic => &podionic::info::INFO,
-            Variant::Pentaplane => &pentaplane::info::INFO,
-            Variant::FutureGeneration => &future::info::INFO,
             Variant::Defined(d) => &d.0.info,
+            builtin => row(builtin).info,
+        }
+    }
+
+    /// The protocol name (`UCI_Variant` value).
+    pub fn name(self) -> &'static str {
+        self.info().name
+    }
+
+    /// The name players know the variant by ("Polyhedron Chess"; a file variant's `title`,
+    /// or its name where it has none).
+    pub fn title(self) -> &'static str {
+        match self {
+            Variant::Defined(d) if !d.0.title.is_empty() => &d.0.title,
+            Variant::Defined(d) => d.0.name,
+            _ => self.info().title,
         }
     }
 
@@ -59,6 +138,22 @@ impl Variant {
     pub fn colours(self) -> usize {
         self.info().colours
     }
+
+    /// The board as a drawing needs it (levels, cells, names, coordinates).
+    pub fn layout(self) -> Layout {
+        match self {
+            Variant::Defined(d) => d.0.geo.layout(),
+            builtin => (row(builtin).layout)(),
+        }
+    }
+}
+
+/// The row of `v`, a built-in variant.
+fn row(v: Variant) -> &'static Builtin {
+    BUILTIN
+        .iter()
+        .find(|b| b.variant == v)
+        .expect("every built-in variant has its row in BUILTIN")
 }
 
 /// A position of whichever variant is selected.
@@ -98,20 +193,6 @@ macro_rules! with_game {
             $crate::rules::registry::AnyGame::Defined($g) => $body,
         }
     };
-}
-
-impl Variant {
-    /// The board as a drawing needs it (levels, cells, names, coordinates).
-    pub fn layout(self) -> super::geometry::Layout {
-        match self {
-            Variant::Chess | Variant::Pole => chess::tables::TABLES.geo.layout(),
-            Variant::Polyhedron => PolyhedronPosition::geometry().layout(),
-            Variant::Podionic => PodionicPosition::geometry().layout(),
-            Variant::Pentaplane => PentaplanePosition::geometry().layout(),
-            Variant::FutureGeneration => FuturePosition::geometry().layout(),
-            Variant::Defined(d) => d.0.geo.layout(),
-        }
-    }
 }
 
 impl AnyGame {
@@ -171,13 +252,8 @@ impl AnyGame {
     /// A position of `variant` from its FEN.
     pub fn from_fen(variant: Variant, fen: &str) -> Result<AnyGame, String> {
         match variant {
-            Variant::Chess => ChessPosition::from_fen(fen, false).map(AnyGame::Chess),
-            Variant::Pole => ChessPosition::from_fen(fen, true).map(AnyGame::Chess),
-            Variant::Polyhedron => PolyhedronPosition::from_fen(fen).map(AnyGame::Polyhedron),
-            Variant::Podionic => PodionicPosition::from_fen(fen).map(AnyGame::Podionic),
-            Variant::Pentaplane => PentaplanePosition::from_fen(fen).map(AnyGame::Pentaplane),
-            Variant::FutureGeneration => FuturePosition::from_fen(fen).map(AnyGame::Future),
             Variant::Defined(d) => DefinedPosition::from_fen(d.0, fen).map(AnyGame::Defined),
+            builtin => (row(builtin).from_fen)(fen),
         }
     }
 }

@@ -30,29 +30,6 @@ pub enum Variant {
 }
 
 impl Variant {
-    /// The built-in variants, in the order `UCI_Variant` lists them.
-    pub const ALL: [Variant; 6] = [
-        Variant::Chess,
-        Variant::Pole,
-        Variant::Polyhedron,
-        Variant::Podionic,
-        Variant::Pentaplane,
-        Variant::FutureGeneration,
-    ];
-
-    /// The protocol name (`UCI_Variant` value).
-    pub fn name(self) -> &'static str {
-        match self {
-            Variant::Chess => "chess",
-            Variant::Pole => "pole",
-            Variant::Polyhedron => "polyhedron",
-            Variant::Podionic => "podionic",
-            Variant::Pentaplane => "pentaplane",
-            Variant::FutureGeneration => "future-generation",
-            Variant::Defined(d) => d.0.name,
-        }
-    }
-
     /// Whether this variant was defined in a file.
     pub fn is_defined(self) -> bool {
         matches!(self, Variant::Defined(_))

@@ -20,89 +20,28 @@ pub const DEFAULT_ELO: i64 = 1500;
 /// (level, Elo) points of a variant's ladder, levels and Elo both increasing.
 type Ladder = &'static [(f64, f64)];
 
-// The ladders as measured (docs/results.md, "Strength levels"; scripts/calibrate_strength.py).
+// The ladders are measured data and live with each variant (`VariantInfo::strength`). How
+// they were measured (docs/results.md, "Strength levels"; scripts/calibrate_strength.py):
 //
 // Chess: the levels that score 50% against Stockfish 15.1 at UCI_Elo 1450 and 1700 (each
 // between two measured levels) and 1900 (levels 13 and 15 both scored below 50%: the line
 // through them, 200 games at level 15), full strength (level 20) at 2075 (strata against
 // Stockfish 2000 and 2200 at 10+0.1), and below 1450 the self-play steps 0-3-5-7 counted
 // down from level 7 (1622, between the 1450 and 1700 points).
-const CHESS: Ladder = &[
-    (0.0, 410.0),
-    (3.0, 773.0),
-    (5.0, 1209.0),
-    (6.11, 1450.0),
-    (7.40, 1700.0),
-    (16.06, 1900.0),
-    (20.0, 2075.0),
-];
+//
 // The other variants: self-play steps between levels, anchored by giving level 10 its chess
 // Elo (1768); above a ladder's top the engine plays at full strength. Polyhedron's levels
 // between 6 and 7 (where the two-ply minimum is drawn) were measured inside that band by
 // UCI_Elo pairs; future-generation's ladder is that of its four-ply round (skill.rs),
-// measured again with its refitted weights, and pentaplane's with its third round of weights
-// (docs/results.md, "Strength levels").
-const POLE: Ladder = &[
-    (0.0, 467.0),
-    (3.0, 775.0),
-    (4.0, 914.0),
-    (5.0, 1100.0),
-    (6.0, 1291.0),
-    (7.0, 1414.0),
-    (10.0, 1768.0),
-    (15.0, 2246.0),
-    (19.0, 2612.0),
-];
-const POLYHEDRON: Ladder = &[
-    (0.0, 779.0),
-    (3.0, 1009.0),
-    (5.0, 1101.0),
-    (6.0, 1157.0),
-    (6.2, 1209.0),
-    (6.5, 1480.0),
-    (7.0, 1761.0),
-    (10.0, 1768.0),
-    (15.0, 1857.0),
-];
-const PODIONIC: Ladder = &[
-    (0.0, 582.0),
-    (3.0, 834.0),
-    (5.0, 1247.0),
-    (7.0, 1516.0),
-    (10.0, 1768.0),
-    (15.0, 2299.0),
-    (19.0, 2662.0),
-];
-const PENTAPLANE: Ladder = &[
-    (0.0, 831.0),
-    (3.0, 991.0),
-    (5.0, 1292.0),
-    (7.0, 1493.0),
-    (10.0, 1768.0),
-    (15.0, 2081.0),
-];
-const FUTURE_GENERATION: Ladder = &[
-    (0.0, 1061.0),
-    (2.0, 1161.0),
-    (4.0, 1352.0),
-    (6.0, 1552.0),
-    (7.0, 1683.0),
-    (10.0, 1768.0),
-    (15.0, 1929.0),
-    (19.0, 2152.0),
-];
+// measured again with its refitted weights, and pentaplane's with its third round of weights.
 
+/// The ladder of `variant`. A variant without a measured one (a variant from a file) takes
+/// that of the built-in 3D variant whose engine is closest: Polyhedron's board and pieces are
+/// what file variants are built from.
 fn ladder(variant: Variant) -> Ladder {
-    match variant {
-        Variant::Chess => CHESS,
-        Variant::Pole => POLE,
-        Variant::Polyhedron => POLYHEDRON,
-        Variant::Podionic => PODIONIC,
-        Variant::Pentaplane => PENTAPLANE,
-        Variant::FutureGeneration => FUTURE_GENERATION,
-        // Not measured: the ladder of the built-in 3D variant whose engine is closest
-        // (Polyhedron's board and pieces are what file variants are built from).
-        Variant::Defined(_) => POLYHEDRON,
+    match variant.info().strength {
+        [] => Variant::Polyhedron.info().strength,
+        measured => measured,
     }
 }
 

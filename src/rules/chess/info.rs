@@ -5,6 +5,9 @@ use crate::rules::info::{FIDE_PIECES, LevelOrder, VariantInfo, fide_pieces_and, 
 
 /// FIDE chess.
 pub const CHESS: VariantInfo = VariantInfo {
+    name: "chess",
+    title: "Chess",
+    summary: "the classic game on one 8x8 board, by the FIDE Laws",
     start_fen: START_FEN,
     colours: 2,
     bench_positions: &[
@@ -18,6 +21,15 @@ pub const CHESS: VariantInfo = VariantInfo {
         "8/8/4k3/3p4/3P4/4K3/8/8 w - - 0 1",
     ],
     bench_depth: 11,
+    strength: &[
+        (0.0, 410.0),
+        (3.0, 773.0),
+        (5.0, 1209.0),
+        (6.11, 1450.0),
+        (7.40, 1700.0),
+        (16.06, 1900.0),
+        (20.0, 2075.0),
+    ],
     pieces: &FIDE_PIECES,
     level_order: LevelOrder::BottomUp,
     levels_detail: "",
@@ -25,6 +37,9 @@ pub const CHESS: VariantInfo = VariantInfo {
 
 /// Pole Chess.
 pub const POLE: VariantInfo = VariantInfo {
+    name: "pole",
+    title: "Pole Chess",
+    summary: "chess plus a blocker each side drops and teleports",
     start_fen: POLE_START_FEN,
     colours: 2,
     bench_positions: &[
@@ -34,6 +49,17 @@ pub const POLE: VariantInfo = VariantInfo {
         "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP2BPPP/R2QKB1R[Oo+] w KQ - 2 8",
     ],
     bench_depth: 11,
+    strength: &[
+        (0.0, 467.0),
+        (3.0, 775.0),
+        (4.0, 914.0),
+        (5.0, 1100.0),
+        (6.0, 1291.0),
+        (7.0, 1414.0),
+        (10.0, 1768.0),
+        (15.0, 2246.0),
+        (19.0, 2612.0),
+    ],
     pieces: &fide_pieces_and(piece('O', "Pole")),
     level_order: LevelOrder::BottomUp,
     levels_detail: "",

@@ -751,10 +751,14 @@ fn assemble(def: &VariantDef, path: &str, p: Parts) -> Compiled {
     // The `'static` texts stay empty until the variant is registered: a refused file leaks
     // nothing.
     let info = VariantInfo {
+        name: "",
+        title: "",
+        summary: "",
         start_fen: "",
         colours: 2,
         bench_positions: &[],
         bench_depth: def.bench_depth.unwrap_or(5),
+        strength: &[],
         pieces: &[],
         // The file format puts level A at the bottom (docs/variant-files.md: "level z from 0
         // (level A, the bottom)"), as Raumschach does.

@@ -69,6 +69,7 @@ impl Compiled {
             })
             .collect();
         rules.name = Box::leak(self.name.into_boxed_str());
+        rules.info.name = rules.name;
         rules.info.start_fen = start;
         rules.info.bench_positions = Box::leak(vec![start].into_boxed_slice());
         rules.info.pieces = Box::leak(pieces.into_boxed_slice());

@@ -5,6 +5,9 @@ use crate::rules::info::{LevelOrder, VariantInfo, fide_pieces_and, piece};
 
 /// Chess – The Future Generation.
 pub const INFO: VariantInfo = VariantInfo {
+    name: "future-generation",
+    title: "Chess – The Future Generation",
+    summary: "four players in two teams on four stacked 8x8 boards; Kings are captured",
     start_fen: START_FEN,
     colours: 4,
     bench_positions: &[
@@ -13,6 +16,16 @@ pub const INFO: VariantInfo = VariantInfo {
         "bR3bK3/7bP/8/4wQ3/8/8/8/4wK3|8/1gQ6/8/8/8/8/8/8|8/8/8/8/8/8/8/8|8/8/8/8/sK6gK/sB7/8/8 w - - g - 0 1",
     ],
     bench_depth: 7,
+    strength: &[
+        (0.0, 1061.0),
+        (2.0, 1161.0),
+        (4.0, 1352.0),
+        (6.0, 1552.0),
+        (7.0, 1683.0),
+        (10.0, 1768.0),
+        (15.0, 1929.0),
+        (19.0, 2152.0),
+    ],
     pieces: &fide_pieces_and(piece('C', "Crowned Knight")),
     level_order: LevelOrder::TopDown,
     levels_detail: "White and Black start on A, Gold and Silver on D",

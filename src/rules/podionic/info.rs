@@ -5,6 +5,9 @@ use crate::rules::info::{FIDE_PIECES, LevelOrder, VariantInfo};
 
 /// Podionic Chess.
 pub const INFO: VariantInfo = VariantInfo {
+    name: "podionic",
+    title: "Podionic Chess",
+    summary: "four 4x4 boards in an overlapping spiral, where sliders change level",
     start_fen: START_FEN,
     colours: 2,
     bench_positions: &[
@@ -13,6 +16,15 @@ pub const INFO: VariantInfo = VariantInfo {
         "bp2/kp2/np2/2pp|brr1/1q1p/npp1/4|4/NP2/1RP1/B1RP|2PP/3P/1PN1/BK1P w 0 13",
     ],
     bench_depth: 10,
+    strength: &[
+        (0.0, 582.0),
+        (3.0, 834.0),
+        (5.0, 1247.0),
+        (7.0, 1516.0),
+        (10.0, 1768.0),
+        (15.0, 2299.0),
+        (19.0, 2662.0),
+    ],
     pieces: &FIDE_PIECES,
     level_order: LevelOrder::TopDown,
     levels_detail: "each overlaps two others, and a square shared by levels is marked",

@@ -5,6 +5,9 @@ use crate::rules::info::{LevelOrder, VariantInfo, piece};
 
 /// Polyhedron Chess.
 pub const INFO: VariantInfo = VariantInfo {
+    name: "polyhedron",
+    title: "Polyhedron Chess",
+    summary: "five levels from 6x6 to 10x10, 14 kinds of piece, promotion from captured pieces",
     start_fen: START_FEN,
     colours: 2,
     bench_positions: &[
@@ -13,6 +16,17 @@ pub const INFO: VariantInfo = VariantInfo {
         "p3ap/6/1p4/6/2H3/1PPPP1|3uu1w1/2ppp1hp/7n/8/8/N6N/P1PP4/1W1U1H2|1safqk4/1r2u4g/pDp2pp1p1/4h2p2/6h3/PP8/4P5/2PP1PPf2/R2AUU4/DF2Q3G1|1g1uu3/1p1u1p1p/8/8/8/8/WPPPPPP1/2GUK3|p1pp2/3p2/4pp/6/1P1H2/2PP1P[RBBUFAHWWSSGGrbbddnhwwwsgg] w - 0 71",
     ],
     bench_depth: 6,
+    strength: &[
+        (0.0, 779.0),
+        (3.0, 1009.0),
+        (5.0, 1101.0),
+        (6.0, 1157.0),
+        (6.2, 1209.0),
+        (6.5, 1480.0),
+        (7.0, 1761.0),
+        (10.0, 1768.0),
+        (15.0, 1857.0),
+    ],
     pieces: &[
         piece('K', "King"),
         piece('Q', "Queen"),
