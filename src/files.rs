@@ -39,6 +39,17 @@ fn not_regular(file: &File) -> Result<(), String> {
 /// read (one line of words, without the path). `what` names the file in the error about its
 /// size (`a variant file`).
 pub fn read_regular(path: &str, limit: usize, what: &str) -> Result<String, String> {
+    let bytes = read_regular_bytes(path, limit, what)?;
+    String::from_utf8(bytes).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        let line = e.as_bytes()[..at].iter().filter(|&&b| b == b'\n').count() + 1;
+        format!("line {line}: the file is not UTF-8 text")
+    })
+}
+
+/// The bytes of the regular file at `path`, at most `limit` of them, or why it cannot be
+/// read, as [`read_regular`].
+pub fn read_regular_bytes(path: &str, limit: usize, what: &str) -> Result<Vec<u8>, String> {
     let mut options = OpenOptions::new();
     options.read(true);
     let file = open_nonblocking(options, path).map_err(|e| format!("cannot read the file: {e}"))?;
@@ -60,11 +71,7 @@ pub fn read_regular(path: &str, limit: usize, what: &str) -> Result<String, Stri
     if bytes.len() > limit {
         return Err(too_big(bytes.len() as u64));
     }
-    String::from_utf8(bytes).map_err(|e| {
-        let at = e.utf8_error().valid_up_to();
-        let line = e.as_bytes()[..at].iter().filter(|&&b| b == b'\n').count() + 1;
-        format!("line {line}: the file is not UTF-8 text")
-    })
+    Ok(bytes)
 }
 
 /// Opens the regular file at `path` for writing, created if it does not exist, emptied if

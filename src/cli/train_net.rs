@@ -1,16 +1,20 @@
-//! `strata train-net`: trains the chess evaluation network ([`crate::tuning::net_train`]) on
-//! datagen positions.
+//! `strata train-net`: trains a variant's evaluation network ([`crate::tuning::net_train`])
+//! on datagen positions.
 
 use std::path::PathBuf;
 use std::time::Instant;
 
-use super::{command_line, say};
+use super::{command_line, say, variant_named};
+use crate::eval::nnue::{Net, Spec};
 use crate::tuning::net_train::{Config, FloatNet, mean_loss, read, save, terms_loss, train};
 
 /// The arguments of `strata train-net`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Chess position files written by `strata datagen` (one or more).
+    /// The variant (a built-in one, or one loaded with `--variant-file`).
+    #[arg(long, default_value = "chess")]
+    variant: String,
+    /// Position files of that variant written by `strata datagen` (one or more).
     #[arg(long, num_args = 1.., required = true)]
     data: Vec<PathBuf>,
     /// Full passes over the training positions.
@@ -40,11 +44,14 @@ pub struct Args {
     /// Seed of the initial weights and the shuffles.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Do not mirror half the positions left to right each epoch.
-    #[arg(long)]
-    no_mirror: bool,
+    /// Hidden neurons per perspective (a multiple of 16, at most 2048).
+    #[arg(long, default_value_t = 256)]
+    hidden: usize,
+    /// Output buckets, by the number of pieces on the board (1 to 64).
+    #[arg(long, default_value_t = 8)]
+    buckets: usize,
     /// Start from this network file instead of random weights (to train a network further
-    /// on new games).
+    /// on new games; its size replaces --hidden and --buckets).
     #[arg(long)]
     init: Option<PathBuf>,
     /// Write the network here after every epoch (e.g. src/eval/nets/chess.net).
@@ -59,8 +66,21 @@ pub fn run(args: Args) -> Result<(), String> {
         .iter()
         .map(|p| p.to_string_lossy().into_owned())
         .collect();
+    let variant = variant_named(&args.variant)?;
+    if args.hidden == 0
+        || !args.hidden.is_multiple_of(16)
+        || args.hidden > crate::eval::nnue::net::MAX_HIDDEN
+    {
+        return Err(format!(
+            "--hidden {}: a multiple of 16 from 16 to 2048",
+            args.hidden
+        ));
+    }
+    if args.buckets == 0 || args.buckets > crate::eval::nnue::net::MAX_BUCKETS {
+        return Err(format!("--buckets {}: 1 to 64", args.buckets));
+    }
     let start = Instant::now();
-    let (mut training, validation) = read(&paths, args.holdout)?;
+    let (mut training, validation) = read(&paths, variant, args.holdout)?;
     say(&format!(
         "{} training and {} validation positions ({:.1} s)",
         training.len(),
@@ -79,21 +99,34 @@ pub fn run(args: Args) -> Result<(), String> {
         threads: args.threads.max(1),
         seed: args.seed,
         weight_decay: args.weight_decay,
-        mirror: !args.no_mirror,
     };
+    let spec = Spec::of(variant);
     let mut net = match &args.init {
-        None => FloatNet::random(args.seed),
+        None => FloatNet::random(&spec, args.hidden, args.buckets, args.seed),
         Some(path) => {
-            let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-            let net = crate::eval::network::Network::read(&bytes)
-                .map_err(|e| format!("{}: {e}", path.display()))?;
+            let shown = path.to_string_lossy();
+            let bytes = crate::files::read_regular_bytes(
+                &shown,
+                crate::eval::nnue::net::MAX_FILE,
+                "a network file",
+            )
+            .map_err(|e| format!("{shown}: {e}"))?;
+            let net = Net::read(&bytes, &spec).map_err(|e| format!("{shown}: {e}"))?;
             FloatNet::from_network(&net)
         }
     };
     say(&format!(
-        "the evaluation by terms: validation loss {:.6}",
-        terms_loss(&validation, &config)
+        "{}: {} inputs, {} hidden neurons, {} buckets",
+        variant.name(),
+        spec.inputs(),
+        net.hidden,
+        net.buckets
     ));
+    if let Some(loss) = terms_loss(&validation, &config) {
+        say(&format!(
+            "the evaluation by terms: validation loss {loss:.6}"
+        ));
+    }
     say(&format!(
         "before: training loss {:.6}, validation loss {:.6}",
         mean_loss(&net, &training, &config),

@@ -11,7 +11,6 @@
 use std::sync::LazyLock;
 
 use super::geometry::centrality;
-use super::network::{self, Network};
 use super::standard::record;
 use super::weights::{self, Weights};
 use super::{Evaluate, Score, Trace};
@@ -740,71 +739,9 @@ fn pawn_step_zone(ksq: Cell, us: Colour) -> Bb {
     b
 }
 
-impl ChessPosition {
-    /// The network's accumulators of this position, summed from every piece.
-    fn network_accumulators(&self, net: &Network) -> [network::Accumulator; 2] {
-        let b = self.board();
-        let mut pieces = [(Colour::WHITE, 0, 0); 32];
-        let mut n = 0;
-        for c in 0..2u8 {
-            for k in kind::PAWN..=kind::KING {
-                for sq in b.pieces(k, Colour(c)) {
-                    if n < 32 {
-                        pieces[n] = (Colour(c), k, sq);
-                        n += 1;
-                    }
-                }
-            }
-        }
-        net.accumulate(pieces[..n].iter().copied())
-    }
-
-    /// The network's evaluation for the side to move, from the accumulators `acc`.
-    #[inline(always)]
-    fn network_output(&self, net: &Network, acc: &[network::Accumulator; 2]) -> i32 {
-        let us = self.side_to_move().idx();
-        net.output(
-            &acc[us],
-            &acc[1 - us],
-            self.board().occupied().len() as usize,
-        )
-    }
-}
-
 impl Evaluate for ChessPosition {
     fn weights(&self) -> Option<&'static super::weights::Weights> {
         Some(weights(self.is_pole()))
-    }
-
-    /// Chess plays with its network where the build has one; Pole Chess, the tuner and the
-    /// `eval` breakdown use the terms below.
-    #[inline(always)]
-    fn evaluate(&self) -> i32 {
-        if !self.is_pole()
-            && let Some(net) = &*network::CHESS
-        {
-            return self.network_output(net, &self.network_accumulators(net));
-        }
-        self.evaluate_with(&mut super::NoTrace)
-    }
-
-    /// The network's accumulators come from the cache, updated by the moves since the
-    /// nearest position it holds.
-    #[inline(always)]
-    fn evaluate_cached(&self, cache: &mut network::EvalCache) -> i32 {
-        if !self.is_pole()
-            && let Some(net) = &*network::CHESS
-        {
-            let acc = cache.accumulators(
-                net,
-                self.history_len(),
-                |i| self.key_at(i),
-                |i| self.board_change(i),
-                || self.network_accumulators(net),
-            );
-            return self.network_output(net, acc);
-        }
-        self.evaluate_with(&mut super::NoTrace)
     }
 
     fn evaluate_with<T: Trace>(&self, trace: &mut T) -> i32 {
@@ -967,61 +904,6 @@ mod tests {
         ChessPosition::from_fen(fen, false)
             .unwrap()
             .evaluate_with(&mut NoTrace)
-    }
-
-    /// The accumulators the cache updates move by move equal those summed from nothing, along
-    /// random games with moves taken back, null moves, castling, en passant and promotions.
-    #[test]
-    fn cached_accumulators_equal_fresh_ones() {
-        use crate::rules::MoveList;
-        use rand::{Rng, SeedableRng};
-        let net = network::test_network();
-        let mut rng = rand::rngs::StdRng::seed_from_u64(7);
-        let fens = [
-            crate::rules::chess::START_FEN,
-            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-            "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
-        ];
-        let mut checked = 0;
-        for fen in fens {
-            let mut pos = ChessPosition::from_fen(fen, false).unwrap();
-            let mut cache = network::EvalCache::default();
-            let mut nulls = 0;
-            for _ in 0..400 {
-                let cached = cache
-                    .accumulators(
-                        &net,
-                        pos.history_len(),
-                        |i| pos.key_at(i),
-                        |i| pos.board_change(i),
-                        || pos.network_accumulators(&net),
-                    )
-                    .clone();
-                let fresh = pos.network_accumulators(&net);
-                assert!(
-                    cached.iter().zip(&fresh).all(|(a, b)| a.0 == b.0),
-                    "{}",
-                    pos.fen()
-                );
-                checked += 1;
-                let mut list = MoveList::new();
-                pos.generate(&mut list);
-                let r = rng.gen_range(0..10);
-                if nulls > 0 && r == 0 {
-                    pos.unmake_null();
-                    nulls -= 1;
-                } else if r == 1 && nulls == 0 && !pos.in_check() {
-                    pos.make_null();
-                    nulls += 1;
-                } else if (r < 4 || list.is_empty()) && nulls == 0 && pos.history_len() > 0 {
-                    pos.unmake();
-                } else if !list.is_empty() && nulls == 0 {
-                    pos.make(list.as_slice()[rng.gen_range(0..list.len())]);
-                }
-            }
-        }
-        assert!(checked >= 1600);
     }
 
     /// The static exchange of `mv` as the swap algorithm computed it before it kept its

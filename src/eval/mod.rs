@@ -8,7 +8,7 @@ pub mod chess;
 pub mod defined;
 pub mod future;
 pub mod geometry;
-pub mod network;
+pub mod nnue;
 pub mod pentaplane;
 pub mod podionic;
 pub mod polyhedron;
@@ -190,7 +190,7 @@ pub enum ClockPlan {
 }
 
 /// A variant's evaluation, as the search needs it.
-pub trait Evaluate: Game {
+pub trait Evaluate: nnue::NetView + Game {
     /// The evaluation in centipawns from the point of view of the team to move, with every
     /// term reported to `trace`.
     fn evaluate_with<T: Trace>(&self, trace: &mut T) -> i32;
@@ -201,17 +201,25 @@ pub trait Evaluate: Game {
         None
     }
 
-    /// The evaluation in centipawns from the point of view of the team to move.
-    #[inline(always)]
+    /// The evaluation in centipawns from the point of view of the team to move: the
+    /// variant's network where it plays with one ([`nnue::current`]), else the hand-written
+    /// terms.
     fn evaluate(&self) -> i32 {
-        self.evaluate_with(&mut NoTrace)
+        match nnue::current(self.variant()) {
+            Some(net) => net.evaluate_fresh(self),
+            None => self.evaluate_with(&mut NoTrace),
+        }
     }
 
-    /// The evaluation, as [`Evaluate::evaluate`], with the search thread's `cache` of what
-    /// earlier calls computed (chess's network accumulators; the other variants keep nothing).
+    /// The evaluation, as [`Evaluate::evaluate`], by the search thread's `cache`: its
+    /// network, with the accumulators of the line updated from the nearest position it
+    /// holds; the hand-written terms where it has no network.
     #[inline(always)]
-    fn evaluate_cached(&self, _cache: &mut network::EvalCache) -> i32 {
-        self.evaluate()
+    fn evaluate_cached(&self, cache: &mut nnue::EvalCache) -> i32 {
+        match cache.evaluate(self) {
+            Some(v) => v,
+            None => self.evaluate_with(&mut NoTrace),
+        }
     }
 
     /// A piece's material value in centipawns (for move ordering and pruning margins; a King

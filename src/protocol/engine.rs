@@ -410,11 +410,13 @@ impl Engine {
                     let mut t = Breakdown::default();
                     let v = g.evaluate_with(&mut t);
                     let mut lines = t.lines(v, g.team_to_move());
-                    let searched = g.evaluate();
-                    if searched != v {
+                    if let Some(net) = crate::eval::nnue::current(g.variant()) {
                         lines.push(format!(
-                            "Network evaluation (what the search uses): {:+.2} (side to move)",
-                            searched as f64 / 100.0
+                            "Network evaluation (what the search uses): {:+.2} (side to move; \
+                             {} hidden neurons, {} output buckets)",
+                            net.evaluate_fresh(g) as f64 / 100.0,
+                            net.hidden,
+                            net.buckets
                         ));
                     }
                     lines
@@ -486,6 +488,10 @@ impl Engine {
                 }
             }
             ("VariantPath", OptionValue::Text(path)) => self.load_variants(&path),
+            ("EvalFile", OptionValue::Text(value)) => match crate::eval::nnue::load(&value) {
+                Ok(words) => self.out.line(&format!("info string {words}")),
+                Err(e) => self.error(&format!("EvalFile: {e}")),
+            },
             (other, _) => self.error(&format!("option '{other}' cannot be set")),
         }
     }

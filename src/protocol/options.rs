@@ -285,6 +285,12 @@ pub fn declarations() -> Vec<OptionDecl> {
             },
         },
         OptionDecl {
+            name: "EvalFile",
+            kind: OptionType::Text {
+                default: String::new(),
+            },
+        },
+        OptionDecl {
             name: "UCI_Chess960",
             kind: OptionType::Check { default: false },
         },

@@ -47,6 +47,12 @@ impl<const W: usize> Board<W> {
         self.mailbox[cell]
     }
 
+    /// The piece on every cell ([`Piece::NONE`] where empty), beyond the board's cells too.
+    #[inline(always)]
+    pub fn mailbox(&self) -> &[Piece] {
+        &self.mailbox
+    }
+
     /// Puts `piece` on the empty cell `cell`.
     #[inline(always)]
     pub fn put(&mut self, cell: Cell, piece: Piece) {

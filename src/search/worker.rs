@@ -72,8 +72,9 @@ pub(super) struct Worker<'a, G: Evaluate> {
     pub refined: bool,
     /// How it plans its clock (`Evaluate::clock_plan`).
     pub clock_plan: ClockPlan,
-    /// What the evaluation keeps between calls (chess: the network's accumulators).
-    pub eval_cache: crate::eval::network::EvalCache,
+    /// What the evaluation keeps between calls: the variant's network, if it plays with
+    /// one, and its accumulators along the line.
+    pub eval_cache: crate::eval::nnue::EvalCache,
     /// The time manager's view of the iterations so far (main thread).
     pub trend: Trend,
 }
@@ -93,6 +94,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         let shape = pos.history_shape();
         let refined = pos.refined_search();
         let clock_plan = pos.clock_plan();
+        let eval_cache = crate::eval::nnue::EvalCache::for_variant(pos.variant());
         Worker {
             id,
             pos,
@@ -130,7 +132,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             evals: vec![-INFINITE; MAX_PLY + 2],
             refined,
             clock_plan,
-            eval_cache: Default::default(),
+            eval_cache,
             trend: Trend::default(),
         }
     }

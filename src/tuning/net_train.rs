@@ -1,7 +1,7 @@
-//! `strata train-net`: trains the chess evaluation network (`eval::network`) on
-//! `strata datagen` positions.
+//! `strata train-net`: trains a variant's evaluation network ([`crate::eval::nnue`]) on
+//! `strata datagen` positions, for any variant, built-in or from a file.
 //!
-//! Each position's target blends the game's result and the search's score, both for the side
+//! Each position's target blends the game's result and the search's score, both for the team
 //! to move: `lambda * result + (1 - lambda) * sigmoid(score / k)`; the network's prediction is
 //! `sigmoid(output / k)`, its output in centipawns, and the loss the squared difference. The
 //! weights are floats while training (AdamW on mini-batches, the learning rate falling on a
@@ -12,87 +12,151 @@
 //! ([`FloatNet::from_network`]).
 
 use std::io::Write;
+use std::sync::Arc;
 
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 
 use super::data::{GAME_MARK, Sample};
-use crate::eval::network::{BUCKETS, HIDDEN, INPUTS, Network, QA, QB, SCALE, bucket, input};
+use crate::eval::nnue::net::{QA, QB, SCALE};
+use crate::eval::nnue::{HAND_CAP, Net, NetView, Spec};
 use crate::eval::{Evaluate, NoTrace};
-use crate::rules::piece::Colour;
-use crate::rules::{AnyGame, Game, Variant};
+use crate::rules::piece::{Colour, Kind};
+use crate::rules::{AnyGame, Variant};
 use crate::with_game;
 
 /// The largest weight magnitude the integer network holds safely (output weights times
 /// [`QB`] within an i8-like range, transformer sums within i16).
 const WEIGHT_CLIP: f32 = 1.98;
 
-/// One training position: White's inputs, the side to move, the score and result for White.
+/// A piece on the board (`cell`) or in hand (`at least n`, the bit [`IN_HAND`] set), packed
+/// as `cell_or_n | kind << 16 | colour << 24`.
+type Item = u32;
+
+/// The bit of an [`Item`] in hand.
+const IN_HAND: u32 = 1 << 28;
+
+/// One training position: its pieces (a range of [`Data::items`]), the colour to move and
+/// its team, the score and result for White's team.
 #[derive(Clone, Copy)]
 pub struct Packed {
-    /// White's inputs ([`input`] seen by White), `count` of them.
-    inputs: [u16; 32],
-    count: u8,
-    black_to_move: bool,
-    /// The search's score, centipawns, White's point of view.
+    start: u32,
+    len: u16,
+    /// Pieces on the board (for the output bucket).
+    pieces: u16,
+    side: u8,
+    /// The team to move: 0 White's, 1 the other.
+    team: u8,
+    /// The search's score, centipawns, White's team's point of view.
     score: i16,
-    /// The result for White: 0 a loss, 1 a draw, 2 a win.
+    /// The result for White's team: 0 a loss, 1 a draw, 2 a win.
     result: u8,
-    /// The evaluation by terms for the side to move (validation positions only), to compare
-    /// the network's fit with.
-    terms: i16,
+    /// The evaluation by terms for the team to move (validation positions from text files),
+    /// to compare the network's fit with; `None` where it is not known.
+    terms: Option<i16>,
 }
 
-impl Packed {
-    /// The same input seen by Black.
-    #[inline(always)]
-    fn flip(i: u16) -> u16 {
-        let i = i as usize;
-        let (colour, rest) = (i / 384, i % 384);
-        let (kind, sq) = (rest / 64, rest % 64);
-        ((1 - colour) * 384 + kind * 64 + (sq ^ 56)) as u16
+/// Training positions and the pieces they share one array for.
+#[derive(Default)]
+pub struct Data {
+    /// The positions.
+    pub positions: Vec<Packed>,
+    /// Their pieces, one range each.
+    items: Arc<Vec<Item>>,
+}
+
+impl Data {
+    /// How many positions.
+    pub fn len(&self) -> usize {
+        self.positions.len()
     }
 
-    /// The position mirrored left to right (files a and h exchanged).
-    fn mirror(&mut self) {
-        for i in &mut self.inputs[..self.count as usize] {
-            *i ^= 7;
-        }
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.positions.is_empty()
     }
 
-    fn new(game: &AnyGame, sample: &Sample) -> Result<Packed, String> {
-        let mut p = Packed {
-            inputs: [0; 32],
-            count: 0,
-            black_to_move: game.side_to_move() == Colour::BLACK,
-            score: sample.score.clamp(-30000, 30000) as i16,
-            result: (sample.result * 2.0).round() as u8,
-            terms: 0,
-        };
-        for sq in 0..64 {
-            let piece = game.piece_at(sq);
-            if piece.is_none() {
-                continue;
-            }
-            if piece.kind() > 5 || p.count as usize == 32 {
-                return Err(format!(
-                    "not a chess position for the network: {}",
-                    sample.fen
-                ));
-            }
-            p.inputs[p.count as usize] =
-                input(Colour::WHITE, piece.colour(), piece.kind(), sq) as u16;
-            p.count += 1;
-        }
-        Ok(p)
+    fn items_of(&self, p: &Packed) -> &[Item] {
+        &self.items[p.start as usize..p.start as usize + p.len as usize]
     }
 }
 
-/// Reads position files into training and validation sets (every `holdout`-th game held out).
-pub fn read(paths: &[String], holdout: usize) -> Result<(Vec<Packed>, Vec<Packed>), String> {
-    let mut train = Vec::new();
-    let mut validation = Vec::new();
+/// Builds [`Data`] position by position.
+#[derive(Default)]
+struct Builder {
+    positions: Vec<Packed>,
+    items: Vec<Item>,
+}
+
+impl Builder {
+    /// Adds position `g` with the search's `score` and the game's `result` (for White's
+    /// team) and, for a validation position, the evaluation by terms.
+    fn add<P: NetView>(&mut self, spec: &Spec, g: &P, score: i32, result: f64, terms: Option<i32>) {
+        let start = self.items.len();
+        let mut pieces = 0;
+        for (cell, &piece) in g.placement()[..spec.cells].iter().enumerate() {
+            if piece.is_some() {
+                pieces += 1;
+                self.items
+                    .push(item(piece.colour(), piece.kind(), cell as u32));
+            }
+        }
+        for c in 0..spec.colours {
+            for k in 0..spec.kinds {
+                let n = g.hand_count(Colour(c as u8), k as Kind).min(HAND_CAP);
+                for i in 1..=n {
+                    self.items
+                        .push(item(Colour(c as u8), k as Kind, i as u32) | IN_HAND);
+                }
+            }
+        }
+        self.positions.push(Packed {
+            start: start as u32,
+            len: (self.items.len() - start) as u16,
+            pieces,
+            side: g.side_to_move().0,
+            team: g.team_to_move() as u8,
+            score: score.clamp(-30000, 30000) as i16,
+            result: (result * 2.0).round() as u8,
+            terms: terms.map(|t| t.clamp(-30000, 30000) as i16),
+        });
+    }
+
+    fn done(self) -> Data {
+        Data {
+            positions: self.positions,
+            items: Arc::new(self.items),
+        }
+    }
+}
+
+#[inline(always)]
+fn item(colour: Colour, kind: Kind, at: u32) -> Item {
+    at | (kind as u32) << 16 | (colour.0 as u32) << 24
+}
+
+/// The input of `item` seen from `of`.
+#[inline(always)]
+fn input_of(spec: &Spec, of: usize, item: Item) -> usize {
+    let (at, kind, colour) = (
+        (item & 0xffff) as usize,
+        ((item >> 16) & 0xff) as Kind,
+        Colour(((item >> 24) & 0xf) as u8),
+    );
+    if item & IN_HAND != 0 {
+        spec.hand_input(of, colour, kind, at)
+    } else {
+        spec.board_input(of, colour, kind, at)
+    }
+}
+
+/// Reads `variant`'s position files into training and validation sets (every `holdout`-th
+/// game held out).
+pub fn read(paths: &[String], variant: Variant, holdout: usize) -> Result<(Data, Data), String> {
+    let spec = Spec::of(variant);
+    let mut train = Builder::default();
+    let mut validation = Builder::default();
     let mut game_base = 0usize;
     for path in paths {
         let file = std::fs::File::open(path).map_err(|e| format!("{path}: {e}"))?;
@@ -115,28 +179,32 @@ pub fn read(paths: &[String], holdout: usize) -> Result<(Vec<Packed>, Vec<Packed
                 continue;
             }
             let sample = Sample::parse(line).map_err(|e| format!("{path}:{}: {e}", i + 1))?;
-            let position = AnyGame::from_fen(Variant::Chess, &sample.fen)
+            let position = AnyGame::from_fen(variant, &sample.fen)
                 .map_err(|e| format!("{path}:{}: {e}", i + 1))?;
-            let p =
-                Packed::new(&position, &sample).map_err(|e| format!("{path}:{}: {e}", i + 1))?;
-            if holdout > 0 && game % holdout == holdout - 1 {
-                let mut p = p;
-                p.terms = with_game!(&position, g => g.evaluate_with(&mut NoTrace))
-                    .clamp(-30000, 30000) as i16;
-                validation.push(p);
-            } else {
-                train.push(p);
-            }
+            with_game!(&position, g => {
+                if holdout > 0 && game % holdout == holdout - 1 {
+                    let terms = g.evaluate_with(&mut NoTrace);
+                    validation.add(&spec, g, sample.score, sample.result, Some(terms));
+                } else {
+                    train.add(&spec, g, sample.score, sample.result, None);
+                }
+            });
         }
         game_base = last + 1;
     }
-    Ok((train, validation))
+    Ok((train.done(), validation.done()))
 }
 
 /// The network in floating point.
 #[derive(Clone)]
 pub struct FloatNet {
-    /// Input weights, as [`crate::eval::network::Network::w1`].
+    /// The inputs it reads.
+    pub spec: Spec,
+    /// Hidden neurons per perspective.
+    pub hidden: usize,
+    /// Output buckets.
+    pub buckets: usize,
+    /// Input weights, as [`Net::w1`].
     pub w1: Vec<f32>,
     /// Hidden biases.
     pub b1: Vec<f32>,
@@ -147,25 +215,34 @@ pub struct FloatNet {
 }
 
 impl FloatNet {
-    /// Random small weights (seeded).
-    pub fn random(seed: u64) -> FloatNet {
+    /// Random small weights (seeded) for `spec`, of `hidden` neurons (a multiple of 16) and
+    /// `buckets` output buckets.
+    pub fn random(spec: &Spec, hidden: usize, buckets: usize, seed: u64) -> FloatNet {
         let mut rng = StdRng::seed_from_u64(seed);
         let mut uniform =
             |n: usize, r: f32| -> Vec<f32> { (0..n).map(|_| rng.gen_range(-r..r)).collect() };
+        // As many inputs are on as there are pieces at the start.
+        let on = spec.start_pieces.max(2) as f32;
         FloatNet {
-            w1: uniform(INPUTS * HIDDEN, (1.0 / 32.0f32).sqrt()),
-            b1: vec![0.0; HIDDEN],
-            w2: uniform(BUCKETS * 2 * HIDDEN, (1.0 / (2 * HIDDEN) as f32).sqrt()),
-            b2: vec![0.0; BUCKETS],
+            spec: spec.clone(),
+            hidden,
+            buckets,
+            w1: uniform(spec.inputs() * hidden, (1.0 / on).sqrt()),
+            b1: vec![0.0; hidden],
+            w2: uniform(buckets * 2 * hidden, (1.0 / (2 * hidden) as f32).sqrt()),
+            b2: vec![0.0; buckets],
         }
     }
 
     /// The floating-point weights of an integer network, to train further from (the
     /// integers divided by their scales: quantising the result gives `net` back exactly).
-    pub fn from_network(net: &Network) -> FloatNet {
+    pub fn from_network(net: &Net) -> FloatNet {
         let f =
             |v: &[i16], s: i32| -> Vec<f32> { v.iter().map(|&x| x as f32 / s as f32).collect() };
         FloatNet {
+            spec: net.spec.clone(),
+            hidden: net.hidden,
+            buckets: net.buckets,
             w1: f(&net.w1, QA),
             b1: f(&net.b1, QA),
             w2: f(&net.w2, QB),
@@ -177,12 +254,15 @@ impl FloatNet {
         }
     }
 
-    fn zeros() -> FloatNet {
+    fn zeros_like(&self) -> FloatNet {
         FloatNet {
-            w1: vec![0.0; INPUTS * HIDDEN],
-            b1: vec![0.0; HIDDEN],
-            w2: vec![0.0; BUCKETS * 2 * HIDDEN],
-            b2: vec![0.0; BUCKETS],
+            spec: self.spec.clone(),
+            hidden: self.hidden,
+            buckets: self.buckets,
+            w1: vec![0.0; self.w1.len()],
+            b1: vec![0.0; self.b1.len()],
+            w2: vec![0.0; self.w2.len()],
+            b2: vec![0.0; self.b2.len()],
         }
     }
 
@@ -191,13 +271,15 @@ impl FloatNet {
     }
 
     /// The integer network.
-    pub fn quantise(&self) -> Network {
+    pub fn quantise(&self) -> Net {
         let q = |v: &[f32], s: f32| -> Vec<i16> {
             v.iter()
                 .map(|x| (x * s).round().clamp(i16::MIN as f32, i16::MAX as f32) as i16)
                 .collect()
         };
-        Network::new(
+        Net::new(
+            &self.spec,
+            self.hidden,
             q(&self.w1, QA as f32),
             q(&self.b1, QA as f32),
             q(&self.w2, QB as f32),
@@ -207,63 +289,68 @@ impl FloatNet {
                 .collect(),
         )
     }
+
+    /// The output in centipawns for the team to move of a position whose inputs are
+    /// `us` (the colour to move's) and `them` (the colour after it's), with `pieces` on the
+    /// board; and the two accumulators.
+    fn forward(&self, us: &[usize], them: &[usize], pieces: usize) -> (f32, [Vec<f32>; 2]) {
+        let h = self.hidden;
+        let mut acc = [self.b1.clone(), self.b1.clone()];
+        for (a, feats) in acc.iter_mut().zip([us, them]) {
+            for &f in feats {
+                for (x, y) in a.iter_mut().zip(&self.w1[f * h..(f + 1) * h]) {
+                    *x += y;
+                }
+            }
+        }
+        let b = self.spec.bucket(pieces, self.buckets);
+        let w2 = &self.w2[b * 2 * h..(b + 1) * 2 * h];
+        let mut y = self.b2[b];
+        for (j, a) in acc.iter().enumerate() {
+            for (i, &x) in a.iter().enumerate() {
+                let c = x.clamp(0.0, 1.0);
+                y += w2[j * h + i] * c * c;
+            }
+        }
+        (y * SCALE as f32, acc)
+    }
 }
 
 /// What one position contributes: the loss, and (when `grad` is given) the gradient.
 #[inline(always)]
-fn position(net: &FloatNet, p: &Packed, k: f32, lambda: f32, grad: Option<&mut FloatNet>) -> f32 {
-    let n = p.count as usize;
-    let white: [u16; 32] = p.inputs;
-    let mut black = [0u16; 32];
-    for i in 0..n {
-        black[i] = Packed::flip(white[i]);
-    }
-    let mut acc = [[0f32; HIDDEN]; 2];
-    for (side, feats) in [&white, &black].iter().enumerate() {
-        let a = &mut acc[side];
-        a.copy_from_slice(&net.b1);
-        for &f in &feats[..n] {
-            let w = &net.w1[f as usize * HIDDEN..(f as usize + 1) * HIDDEN];
-            for (x, y) in a.iter_mut().zip(w) {
-                *x += y;
-            }
-        }
-    }
-    let us = p.black_to_move as usize;
-    let b = bucket(n);
-    let w2 = &net.w2[b * 2 * HIDDEN..(b + 1) * 2 * HIDDEN];
-    let mut y = net.b2[b];
-    for (j, side) in [us, 1 - us].iter().enumerate() {
-        for (h, &x) in acc[*side].iter().enumerate() {
-            let c = x.clamp(0.0, 1.0);
-            y += w2[j * HIDDEN + h] * c * c;
-        }
-    }
-    let cp = y * SCALE as f32;
+fn position(
+    net: &FloatNet,
+    data: &Data,
+    p: &Packed,
+    k: f32,
+    lambda: f32,
+    grad: Option<&mut FloatNet>,
+) -> f32 {
+    let spec = &net.spec;
+    let h = net.hidden;
+    let us = p.side as usize;
+    let them = (us + 1) % spec.colours;
+    let items = data.items_of(p);
+    let feats: [Vec<usize>; 2] =
+        [us, them].map(|of| items.iter().map(|&i| input_of(spec, of, i)).collect());
+    let (cp, acc) = net.forward(&feats[0], &feats[1], p.pieces as usize);
     let pred = sigmoid(cp / k);
-    let stm_sign = if p.black_to_move { -1.0 } else { 1.0 };
-    let result = p.result as f32 / 2.0;
-    let result = if p.black_to_move {
-        1.0 - result
-    } else {
-        result
-    };
-    let target = lambda * result + (1.0 - lambda) * sigmoid(stm_sign * p.score as f32 / k);
-    let diff = pred - target;
+    let diff = pred - target(p, k, lambda);
     if let Some(g) = grad {
         // d loss / d y
         let dy = 2.0 * diff * pred * (1.0 - pred) * SCALE as f32 / k;
+        let b = spec.bucket(p.pieces as usize, net.buckets);
         g.b2[b] += dy;
-        let gw2 = &mut g.w2[b * 2 * HIDDEN..(b + 1) * 2 * HIDDEN];
-        let feats = [&white, &black];
-        for (j, side) in [us, 1 - us].iter().enumerate() {
-            let mut da = [0f32; HIDDEN];
-            for h in 0..HIDDEN {
-                let x = acc[*side][h];
+        let w2 = &net.w2[b * 2 * h..(b + 1) * 2 * h];
+        let gw2 = &mut g.w2[b * 2 * h..(b + 1) * 2 * h];
+        let mut da = vec![0f32; h];
+        for j in 0..2 {
+            for i in 0..h {
+                let x = acc[j][i];
                 let c = x.clamp(0.0, 1.0);
-                gw2[j * HIDDEN + h] += dy * c * c;
-                da[h] = if x > 0.0 && x < 1.0 {
-                    dy * w2[j * HIDDEN + h] * 2.0 * x
+                gw2[j * h + i] += dy * c * c;
+                da[i] = if x > 0.0 && x < 1.0 {
+                    dy * w2[j * h + i] * 2.0 * x
                 } else {
                     0.0
                 };
@@ -271,9 +358,8 @@ fn position(net: &FloatNet, p: &Packed, k: f32, lambda: f32, grad: Option<&mut F
             for (gb, d) in g.b1.iter_mut().zip(&da) {
                 *gb += d;
             }
-            for &f in &feats[*side][..n] {
-                let gw = &mut g.w1[f as usize * HIDDEN..(f as usize + 1) * HIDDEN];
-                for (x, d) in gw.iter_mut().zip(&da) {
+            for &f in &feats[j] {
+                for (x, d) in g.w1[f * h..(f + 1) * h].iter_mut().zip(&da) {
                     *x += d;
                 }
             }
@@ -290,6 +376,7 @@ fn sigmoid(x: f32) -> f32 {
 /// The loss and gradient of a batch slice (AVX2 where the CPU has it).
 fn batch_part(
     net: &FloatNet,
+    data: &Data,
     batch: &[Packed],
     k: f32,
     lambda: f32,
@@ -298,11 +385,11 @@ fn batch_part(
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma") {
         // SAFETY: the CPU has AVX2 and FMA (checked above).
-        return unsafe { batch_part_avx2(net, batch, k, lambda, grad) };
+        return unsafe { batch_part_avx2(net, data, batch, k, lambda, grad) };
     }
     let mut loss = 0.0;
     for p in batch {
-        loss += position(net, p, k, lambda, grad.as_deref_mut()) as f64;
+        loss += position(net, data, p, k, lambda, grad.as_deref_mut()) as f64;
     }
     loss
 }
@@ -311,6 +398,7 @@ fn batch_part(
 #[target_feature(enable = "avx2,fma")]
 fn batch_part_avx2(
     net: &FloatNet,
+    data: &Data,
     batch: &[Packed],
     k: f32,
     lambda: f32,
@@ -318,7 +406,7 @@ fn batch_part_avx2(
 ) -> f64 {
     let mut loss = 0.0;
     for p in batch {
-        loss += position(net, p, k, lambda, grad.as_deref_mut()) as f64;
+        loss += position(net, data, p, k, lambda, grad.as_deref_mut()) as f64;
     }
     loss
 }
@@ -342,9 +430,6 @@ pub struct Config {
     pub seed: u64,
     /// L2 weight decay per step.
     pub weight_decay: f32,
-    /// Mirror a random half of the positions left to right each epoch (chess is symmetric
-    /// that way but for castling, which the inputs do not show): twice the positions.
-    pub mirror: bool,
 }
 
 impl Default for Config {
@@ -358,13 +443,12 @@ impl Default for Config {
             threads: 2,
             seed: 1,
             weight_decay: 0.01,
-            mirror: true,
         }
     }
 }
 
 /// The mean loss of `data` under `net` (in parallel).
-pub fn mean_loss(net: &FloatNet, data: &[Packed], config: &Config) -> f64 {
+pub fn mean_loss(net: &FloatNet, data: &Data, config: &Config) -> f64 {
     if data.is_empty() {
         return 0.0;
     }
@@ -372,8 +456,9 @@ pub fn mean_loss(net: &FloatNet, data: &[Packed], config: &Config) -> f64 {
     let chunk = data.len().div_ceil(parts);
     let total: f64 = std::thread::scope(|s| {
         let handles: Vec<_> = data
+            .positions
             .chunks(chunk)
-            .map(|c| s.spawn(move || batch_part(net, c, config.k, config.lambda, None)))
+            .map(|c| s.spawn(move || batch_part(net, data, c, config.k, config.lambda, None)))
             .collect();
         handles.into_iter().map(|h| h.join().unwrap()).sum()
     });
@@ -381,28 +466,24 @@ pub fn mean_loss(net: &FloatNet, data: &[Packed], config: &Config) -> f64 {
 }
 
 /// The loss of the evaluation by terms on `data` (validation positions), under the same
-/// targets: what the network's validation loss is to beat.
-pub fn terms_loss(data: &[Packed], config: &Config) -> f64 {
-    let total: f64 = data
-        .iter()
-        .map(|p| {
-            let d = sigmoid(p.terms as f32 / config.k) - target(p, config.k, config.lambda);
-            (d * d) as f64
-        })
-        .sum();
-    total / data.len().max(1) as f64
+/// targets: what the network's validation loss is to beat; `None` where the positions do
+/// not say it.
+pub fn terms_loss(data: &Data, config: &Config) -> Option<f64> {
+    let mut total = 0.0;
+    for p in &data.positions {
+        let d = sigmoid(p.terms? as f32 / config.k) - target(p, config.k, config.lambda);
+        total += (d * d) as f64;
+    }
+    (!data.is_empty()).then(|| total / data.len() as f64)
 }
 
-/// The training target of `p`, for the side to move.
+/// The training target of `p`, for the team to move.
 #[inline(always)]
 fn target(p: &Packed, k: f32, lambda: f32) -> f32 {
-    let stm_sign = if p.black_to_move { -1.0 } else { 1.0 };
+    let theirs = p.team != 0;
+    let stm_sign = if theirs { -1.0 } else { 1.0 };
     let result = p.result as f32 / 2.0;
-    let result = if p.black_to_move {
-        1.0 - result
-    } else {
-        result
-    };
+    let result = if theirs { 1.0 - result } else { result };
     lambda * result + (1.0 - lambda) * sigmoid(stm_sign * p.score as f32 / k)
 }
 
@@ -417,33 +498,27 @@ struct Adam {
 /// network after each epoch to `checkpoint`.
 pub fn train(
     net: &mut FloatNet,
-    train: &mut [Packed],
-    validation: &[Packed],
+    train: &mut Data,
+    validation: &Data,
     config: &Config,
     report: &mut dyn FnMut(usize, f64, f64),
     checkpoint: &mut dyn FnMut(&FloatNet) -> Result<(), String>,
 ) -> Result<(), String> {
     let mut rng = StdRng::seed_from_u64(config.seed);
     let parts = config.threads.max(1);
-    let mut grads: Vec<FloatNet> = (0..parts).map(|_| FloatNet::zeros()).collect();
+    let mut grads: Vec<FloatNet> = (0..parts).map(|_| net.zeros_like()).collect();
     let mut adam = Adam {
-        m: FloatNet::zeros(),
-        v: FloatNet::zeros(),
+        m: net.zeros_like(),
+        v: net.zeros_like(),
         t: 0,
     };
     let batches_per_epoch = train.len().div_ceil(config.batch).max(1);
     let total_batches = (batches_per_epoch * config.epochs) as f32;
     for epoch in 1..=config.epochs {
-        train.shuffle(&mut rng);
-        if config.mirror {
-            for p in train.iter_mut() {
-                if rng.r#gen::<bool>() {
-                    p.mirror();
-                }
-            }
-        }
+        train.positions.shuffle(&mut rng);
+        let data: &Data = train;
         let mut loss = 0.0;
-        for (bi, batch) in train.chunks(config.batch).enumerate() {
+        for (bi, batch) in data.positions.chunks(config.batch).enumerate() {
             let chunk = batch.len().div_ceil(parts);
             let frozen: &FloatNet = net;
             loss += std::thread::scope(|s| {
@@ -455,7 +530,7 @@ pub fn train(
                             for v in g.params_mut() {
                                 v.iter_mut().for_each(|x| *x = 0.0);
                             }
-                            batch_part(frozen, c, config.k, config.lambda, Some(g))
+                            batch_part(frozen, data, c, config.k, config.lambda, Some(g))
                         })
                     })
                     .collect();
@@ -531,52 +606,72 @@ pub fn save(net: &FloatNet, path: &str) -> Result<(), String> {
 mod tests {
     use super::*;
 
-    fn sample(fen: &str, score: i32, result: f64) -> Packed {
-        let g = AnyGame::from_fen(Variant::Chess, fen).unwrap();
-        Packed::new(
-            &g,
-            &Sample {
-                fen: fen.into(),
-                score,
-                result,
-            },
-        )
-        .unwrap()
+    /// `data` holding the positions `fens` of `variant` with their scores and results.
+    fn data(variant: Variant, fens: &[(&str, i32, f64)]) -> Data {
+        let spec = Spec::of(variant);
+        let mut b = Builder::default();
+        for &(fen, score, result) in fens {
+            let g = AnyGame::from_fen(variant, fen).unwrap();
+            with_game!(&g, g => b.add(&spec, g, score, result, None));
+        }
+        b.done()
     }
 
-    /// The analytic gradient agrees with finite differences of the loss.
+    /// Positions of every kind of input: chess, Polyhedron with pieces in reserve, and
+    /// four colours.
+    fn samples() -> Vec<(Variant, String)> {
+        // A bench position with pieces of both colours in reserve.
+        let reserve = Variant::Polyhedron.info().bench_positions[1].to_string();
+        assert!(reserve.contains("[RBAHWWSGGGbnhhg]"));
+        vec![
+            (
+                Variant::Chess,
+                "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 3 3".into(),
+            ),
+            (Variant::Polyhedron, reserve),
+            (
+                Variant::FutureGeneration,
+                Variant::FutureGeneration.info().bench_positions[1].into(),
+            ),
+        ]
+    }
+
+    /// The analytic gradient agrees with finite differences of the loss, in chess, with
+    /// pieces in reserve and with four colours.
     #[test]
     fn the_gradient_is_the_loss_derivative() {
-        let mut net = FloatNet::random(3);
-        net.b1.iter_mut().for_each(|b| *b = 0.3);
-        let p = sample(
-            "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 3 3",
-            40,
-            0.5,
-        );
-        let mut g = FloatNet::zeros();
-        position(&net, &p, 180.0, 0.5, Some(&mut g));
-        let f = p.inputs[3] as usize;
-        let checks = [
-            (0usize, f * HIDDEN + 5),
-            (0, f * HIDDEN + 77),
-            (2, 11),
-            (2, 300),
-        ];
-        for (param, i) in checks {
-            let h = 1e-3f32;
-            let mut plus = net.clone();
-            plus.params_mut()[param][i] += h;
-            let mut minus = net.clone();
-            minus.params_mut()[param][i] -= h;
-            let numeric = (position(&plus, &p, 180.0, 0.5, None)
-                - position(&minus, &p, 180.0, 0.5, None))
-                / (2.0 * h);
-            let analytic = [&g.w1, &g.b1, &g.w2, &g.b2][param][i];
-            assert!(
-                (numeric - analytic).abs() <= 1e-3 + 0.05 * analytic.abs(),
-                "param {param}[{i}]: numeric {numeric} analytic {analytic}"
-            );
+        for (v, fen) in samples() {
+            let spec = Spec::of(v);
+            let mut net = FloatNet::random(&spec, 32, 4, 3);
+            net.b1.iter_mut().for_each(|b| *b = 0.3);
+            let d = data(v, &[(&fen, 40, 0.5)]);
+            let p = d.positions[0];
+            let mut g = net.zeros_like();
+            position(&net, &d, &p, 180.0, 0.5, Some(&mut g));
+            let f = input_of(&spec, p.side as usize, d.items_of(&p)[3]);
+            let h = net.hidden;
+            for (param, i) in [
+                (0usize, f * h + 5),
+                (0, f * h + 17),
+                (1, 3),
+                (2, 11),
+                (2, 40),
+            ] {
+                let e = 1e-3f32;
+                let mut plus = net.clone();
+                plus.params_mut()[param][i] += e;
+                let mut minus = net.clone();
+                minus.params_mut()[param][i] -= e;
+                let numeric = (position(&plus, &d, &p, 180.0, 0.5, None)
+                    - position(&minus, &d, &p, 180.0, 0.5, None))
+                    / (2.0 * e);
+                let analytic = [&g.w1, &g.b1, &g.w2, &g.b2][param][i];
+                assert!(
+                    (numeric - analytic).abs() <= 1e-3 + 0.05 * analytic.abs(),
+                    "{}: param {param}[{i}]: numeric {numeric} analytic {analytic}",
+                    v.name()
+                );
+            }
         }
     }
 
@@ -584,60 +679,59 @@ mod tests {
     /// from it starts where it stands.
     #[test]
     fn a_network_file_round_trips_through_floats() {
-        let net = FloatNet::random(7).quantise();
+        let spec = Spec::of(Variant::Pentaplane);
+        let net = FloatNet::random(&spec, 64, 8, 7).quantise();
         let again = FloatNet::from_network(&net).quantise();
         assert_eq!(again.write(), net.write());
-        if let Some(shipped) = crate::eval::network::CHESS.as_ref() {
+        if let Some(shipped) = crate::eval::nnue::embedded(Variant::Chess) {
             assert_eq!(
-                FloatNet::from_network(shipped).quantise().write(),
+                FloatNet::from_network(&shipped).quantise().write(),
                 shipped.write()
             );
         }
     }
 
-    /// The float network and the quantised one evaluate alike.
+    /// The quantised network's integer evaluation equals a float evaluation of the same
+    /// (dequantised) weights within rounding, and stays near the float network it was
+    /// quantised from, in chess, with reserves and with four colours.
     #[test]
-    #[allow(clippy::needless_range_loop)] // several arrays by one index
     fn quantising_keeps_the_evaluation() {
-        let net = FloatNet::random(9);
-        let q = net.quantise();
-        let fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 3 3";
-        let p = sample(fen, 0, 0.5);
-        // The float output in centipawns, from the loss with lambda 0 and score 0 (target
-        // one half): recomputed directly here.
-        let n = p.count as usize;
-        let mut acc = [[0f32; HIDDEN]; 2];
-        for (side, a) in acc.iter_mut().enumerate() {
-            a.copy_from_slice(&net.b1);
-            for &f in &p.inputs[..n] {
-                let f = if side == 1 { Packed::flip(f) } else { f } as usize;
-                for h in 0..HIDDEN {
-                    a[h] += net.w1[f * HIDDEN + h];
-                }
-            }
+        for (v, fen) in samples() {
+            let spec = Spec::of(v);
+            let mut net = FloatNet::random(&spec, 64, 8, 9);
+            // Activations within 0..1 and an output away from 0, so that the check means
+            // something.
+            net.b1.iter_mut().for_each(|b| *b = 0.3);
+            net.b2.iter_mut().for_each(|b| *b = 0.25);
+            let q = net.quantise();
+            let d = data(v, &[(&fen, 0, 0.5)]);
+            let p = d.positions[0];
+            let us = p.side as usize;
+            let feats: Vec<Vec<usize>> = [us, (us + 1) % spec.colours]
+                .iter()
+                .map(|&of| {
+                    d.items_of(&p)
+                        .iter()
+                        .map(|&i| input_of(&spec, of, i))
+                        .collect()
+                })
+                .collect();
+            let float_of = |n: &FloatNet| n.forward(&feats[0], &feats[1], p.pieces as usize).0;
+            let same_weights = float_of(&FloatNet::from_network(&q));
+            let original = float_of(&net);
+            let g = AnyGame::from_fen(v, &fen).unwrap();
+            let int_cp = with_game!(&g, g => q.evaluate_fresh(g));
+            assert!(
+                (int_cp as f32 - same_weights).abs() < 2.0 && same_weights.abs() > 20.0,
+                "{}: integer {int_cp} vs float of the same weights {same_weights}",
+                v.name()
+            );
+            assert!(
+                (same_weights - original).abs() < 0.15 * original.abs() + 5.0,
+                "{}: quantised {same_weights} vs float {original}",
+                v.name()
+            );
         }
-        let b = bucket(n);
-        let mut y = net.b2[b];
-        for (j, side) in [1usize, 0].iter().enumerate() {
-            for h in 0..HIDDEN {
-                let c = acc[*side][h].clamp(0.0, 1.0);
-                y += net.w2[b * 2 * HIDDEN + j * HIDDEN + h] * c * c;
-            }
-        }
-        let float_cp = y * SCALE as f32;
-        let g = AnyGame::from_fen(Variant::Chess, fen).unwrap();
-        let pieces: Vec<_> = (0..64)
-            .filter_map(|sq| {
-                let pc = g.piece_at(sq);
-                pc.is_some().then(|| (pc.colour(), pc.kind(), sq))
-            })
-            .collect();
-        let qa = q.accumulate(pieces.iter().copied());
-        let int_cp = q.output(&qa[1], &qa[0], pieces.len());
-        assert!(
-            (int_cp as f32 - float_cp).abs() < 8.0,
-            "quantised {int_cp} vs float {float_cp}"
-        );
     }
 
     /// A few epochs on a handful of positions lower the loss.
@@ -649,8 +743,8 @@ mod tests {
             ("4k3/8/8/8/8/8/8/3QK3 b - - 0 1", 900, 1.0),
             ("3qk3/8/8/8/8/8/8/4K3 b - - 0 1", -900, 0.0),
         ];
-        let mut data: Vec<Packed> = fens.iter().map(|&(f, s, r)| sample(f, s, r)).collect();
-        let validation = data.clone();
+        let mut train_set = data(Variant::Chess, &fens);
+        let validation = data(Variant::Chess, &fens);
         let config = Config {
             epochs: 30,
             batch: 2,
@@ -658,12 +752,12 @@ mod tests {
             threads: 2,
             ..Config::default()
         };
-        let mut net = FloatNet::random(1);
+        let mut net = FloatNet::random(&Spec::of(Variant::Chess), 64, 8, 1);
         let before = mean_loss(&net, &validation, &config);
         let mut last = before;
         train(
             &mut net,
-            &mut data,
+            &mut train_set,
             &validation,
             &config,
             &mut |_, _, v| last = v,

@@ -61,11 +61,6 @@ impl ChessPosition {
         let us = self.side;
         let (from, to) = (mv.from(), mv.to());
         let mut undo = Undo {
-            moved: if mv.flag() == MoveFlag::Drop {
-                Piece::new(kind::POLE, us)
-            } else {
-                self.board.piece_at(from)
-            },
             captured: Piece::NONE,
             castling: self.state.castling,
             ep: self.state.ep,

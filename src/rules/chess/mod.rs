@@ -12,7 +12,7 @@ mod position;
 pub mod tables;
 
 pub use fen::{POLE_START_FEN, START_FEN, chess960_start_fen};
-pub use position::{BoardChange, Chess, ChessPosition};
+pub use position::{Chess, ChessPosition};
 
 use movegen::TacticalSink;
 use tables::{LETTERS, kind};
@@ -293,6 +293,11 @@ impl VariantRules<1> for Chess {
 
     fn drawing(p: &ChessPosition) -> String {
         p.draw()
+    }
+
+    #[inline(always)]
+    fn hand_count(p: &ChessPosition, colour: Colour, kind: Kind) -> usize {
+        (kind == kind::POLE && p.state.hand[colour.idx()]) as usize
     }
 
     fn in_hand(p: &ChessPosition, colour: Colour) -> Vec<(Kind, usize)> {

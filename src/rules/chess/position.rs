@@ -13,9 +13,6 @@ pub const NO_EP: u8 = 64;
 /// What taking back a chess move needs beyond the core's record.
 #[derive(Clone, Copy, Debug)]
 pub struct Undo {
-    /// The piece that moved (a pawn for a promotion, the King for castling, the Pole for a
-    /// drop).
-    pub(super) moved: Piece,
     pub(super) captured: Piece,
     pub(super) castling: u8,
     pub(super) ep: u8,
@@ -139,82 +136,7 @@ impl PartialEq for Chess {
     }
 }
 
-/// What one move changed on the board: the pieces it took off and put on (castling moves
-/// two pieces, a capture removes one more).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct BoardChange {
-    /// The pieces taken off, and their cells (the first `removed_len`).
-    pub removed: [(Piece, Cell); 3],
-    /// How many of `removed` are used.
-    pub removed_len: usize,
-    /// The pieces put on, and their cells (the first `added_len`).
-    pub added: [(Piece, Cell); 2],
-    /// How many of `added` are used.
-    pub added_len: usize,
-}
-
-impl BoardChange {
-    fn remove(&mut self, p: Piece, c: Cell) {
-        self.removed[self.removed_len] = (p, c);
-        self.removed_len += 1;
-    }
-
-    fn add(&mut self, p: Piece, c: Cell) {
-        self.added[self.added_len] = (p, c);
-        self.added_len += 1;
-    }
-
-    /// The pieces taken off.
-    pub fn removed(&self) -> &[(Piece, Cell)] {
-        &self.removed[..self.removed_len]
-    }
-
-    /// The pieces put on.
-    pub fn added(&self) -> &[(Piece, Cell)] {
-        &self.added[..self.added_len]
-    }
-}
-
 impl ChessPosition {
-    /// What move `i` of the history changed on the board.
-    pub fn board_change(&self, i: usize) -> BoardChange {
-        let r = &self.history[i];
-        let (mv, u) = (r.mv, &r.extra);
-        let moved = u.moved;
-        let us = moved.colour();
-        let (from, to) = (mv.from(), mv.to());
-        let mut c = BoardChange::default();
-        match mv.flag() {
-            MoveFlag::Drop => c.add(moved, to),
-            MoveFlag::Castle => {
-                let (king_to, rook_to) = castled_squares(from, to);
-                let rook = Piece::new(kind::ROOK, us);
-                c.remove(moved, from);
-                c.remove(rook, to);
-                c.add(moved, king_to);
-                c.add(rook, rook_to);
-            }
-            MoveFlag::EnPassant => {
-                let victim = if us == Colour::WHITE { to - 8 } else { to + 8 };
-                c.remove(moved, from);
-                c.remove(u.captured, victim);
-                c.add(moved, to);
-            }
-            _ => {
-                c.remove(moved, from);
-                if u.captured.is_some() {
-                    c.remove(u.captured, to);
-                }
-                let arrives = match mv.promotion() {
-                    Some(k) => Piece::new(k, us),
-                    None => moved,
-                };
-                c.add(arrives, to);
-            }
-        }
-        c
-    }
-
     /// The shared tables.
     #[inline(always)]
     pub(super) fn t() -> &'static Tables {

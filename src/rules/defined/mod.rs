@@ -351,6 +351,15 @@ impl VariantRules<W> for Defined {
         p.draw()
     }
 
+    #[inline(always)]
+    fn hand_count(p: &DefinedPosition, colour: Colour, kind: Kind) -> usize {
+        p.state
+            .reserves
+            .get(colour.idx())
+            .and_then(|r| r.get(kind as usize))
+            .map_or(0, |&n| n as usize)
+    }
+
     fn in_hand(p: &DefinedPosition, colour: Colour) -> Vec<(Kind, usize)> {
         let r = &p.state.reserves[colour.idx()];
         (0..p.state.rules.kinds as Kind)

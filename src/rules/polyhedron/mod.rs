@@ -159,6 +159,11 @@ impl VariantRules<5> for Polyhedron {
         p.draw()
     }
 
+    #[inline(always)]
+    fn hand_count(p: &PolyhedronPosition, colour: Colour, kind: Kind) -> usize {
+        p.state.reserves[colour.idx()].count(kind)
+    }
+
     fn in_hand(p: &PolyhedronPosition, colour: Colour) -> Vec<(Kind, usize)> {
         let r = &p.state.reserves[colour.idx()];
         (0..tables::KINDS as Kind)

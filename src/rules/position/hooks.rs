@@ -289,6 +289,12 @@ pub trait VariantRules<const W: usize>: Sized + Clone + PartialEq + Send + Sync 
     /// The drawing of the `d` command.
     fn drawing(p: &Position<Self, W>) -> String;
 
+    /// How many pieces of `kind` `colour` holds off the board, as [`VariantRules::in_hand`]
+    /// counts them but without building a list (a network reads it at every evaluation).
+    fn hand_count(_p: &Position<Self, W>, _colour: Colour, _kind: Kind) -> usize {
+        0
+    }
+
     /// What `colour` holds off the board (see [`Game::in_hand`](crate::rules::Game::in_hand)).
     fn in_hand(_p: &Position<Self, W>, _colour: Colour) -> Vec<(Kind, usize)> {
         Vec::new()

@@ -109,6 +109,12 @@ impl<V: VariantRules<W>, const W: usize> Position<V, W> {
         }
     }
 
+    /// How many pieces of `kind` `colour` holds off the board (Poles in hand, reserves).
+    #[inline(always)]
+    pub fn hand_count(&self, colour: Colour, kind: Kind) -> usize {
+        V::hand_count(self, colour, kind)
+    }
+
     /// Hands the turn from the colour to move to `next`, with its key, and counts a new move
     /// number when the turn comes round again (`next` not after the mover).
     #[inline(always)]

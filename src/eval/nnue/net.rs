@@ -1,0 +1,424 @@
+//! A quantised network and its file: the weights, the arithmetic of one evaluation, and the
+//! check that a file was trained for the variant it is loaded for.
+//!
+//! Layout: each perspective's inputs ([`Spec`]) feed the same `hidden` neurons (the feature
+//! transformer, shared weights); the activations of the colour to move and of the colour
+//! after it are concatenated, squared after clipping to 0..=1 (SCReLU) and read by one of
+//! `buckets` output neurons, chosen by the number of pieces on the board. Weights are
+//! integers: the transformer's scaled by [`QA`], the output's by [`QB`]; [`SCALE`] turns the
+//! output into centipawns.
+//!
+//! The file: the magic `STRATANN`, then little-endian fields: u32 version (2), u16 length
+//! and the UTF-8 name of the variant, u64 [`Spec::fingerprint`], u32 inputs, hidden, buckets,
+//! QA, QB, SCALE; then the i16 transformer weights (input-major: each input's `hidden`
+//! weights together), `hidden` i16 biases, the i16 output weights (bucket-major: the side to
+//! move's `hidden`, then the other's), and `buckets` i32 output biases.
+
+use super::spec::Spec;
+
+/// The transformer's weight scale (an activation of 1.0 is `QA`).
+pub const QA: i32 = 255;
+/// The output weights' scale.
+pub const QB: i32 = 64;
+/// Output units to centipawns.
+pub const SCALE: i32 = 400;
+/// The file's magic ...
+pub const MAGIC: &[u8; 8] = b"STRATANN";
+/// ... and version.
+pub const VERSION: u32 = 2;
+/// The largest hidden layer a file may have.
+pub const MAX_HIDDEN: usize = 2048;
+/// The most output buckets a file may have.
+pub const MAX_BUCKETS: usize = 64;
+/// The largest network file read, in bytes (a 300-cell variant of 16 kinds and four colours
+/// with 1024 neurons is about 80 MB).
+pub const MAX_FILE: usize = 256 << 20;
+
+/// A quantised network for one variant.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Net {
+    /// The inputs it reads: the variant it was trained for, by name and fingerprint.
+    pub spec: Spec,
+    /// Hidden neurons per perspective, a multiple of 16.
+    pub hidden: usize,
+    /// Output buckets.
+    pub buckets: usize,
+    /// `inputs * hidden`, input-major.
+    pub w1: Vec<i16>,
+    /// `hidden` biases of the hidden layer.
+    pub b1: Vec<i16>,
+    /// `buckets * 2 * hidden`.
+    pub w2: Vec<i16>,
+    /// `buckets` output biases.
+    pub b2: Vec<i32>,
+    /// Every output weight within +-[`W2_SHORT`] (the faster path of [`dot`]).
+    w2_short: bool,
+}
+
+/// The largest output weight whose product with an activation (at most [`QA`]) fits in i16.
+const W2_SHORT: i16 = (i16::MAX as i32 / QA) as i16;
+
+impl Net {
+    /// A network of these weights for `spec`: `w1` is `spec.inputs() * hidden` long, `b1`
+    /// `hidden`, `w2` `buckets * 2 * hidden`, `b2` `buckets`.
+    pub fn new(
+        spec: &Spec,
+        hidden: usize,
+        w1: Vec<i16>,
+        b1: Vec<i16>,
+        w2: Vec<i16>,
+        b2: Vec<i32>,
+    ) -> Net {
+        let buckets = b2.len();
+        assert!(hidden.is_multiple_of(16) && hidden > 0 && hidden <= MAX_HIDDEN);
+        assert_eq!(w1.len(), spec.inputs() * hidden);
+        assert_eq!((b1.len(), w2.len()), (hidden, buckets * 2 * hidden));
+        let w2_short = w2.iter().all(|w| w.abs() <= W2_SHORT);
+        Net {
+            spec: spec.clone(),
+            hidden,
+            buckets,
+            w1,
+            b1,
+            w2,
+            b2,
+            w2_short,
+        }
+    }
+
+    /// The name of the variant a network file was trained for, read from its header.
+    pub fn variant_of(bytes: &[u8]) -> Result<String, String> {
+        let mut r = Reader { bytes, at: 0 };
+        if r.take(8)? != MAGIC {
+            return Err("not a strata network file".into());
+        }
+        let version = r.u32()?;
+        if version != VERSION {
+            return Err(format!(
+                "network file version {version}; this build reads version {VERSION}"
+            ));
+        }
+        let len = r.u16()? as usize;
+        String::from_utf8(r.take(len)?.to_vec())
+            .map_err(|_| "the variant's name is not UTF-8".to_string())
+    }
+
+    /// Reads a network file for `spec`'s variant: a file for another variant, or for another
+    /// board of the same name, is refused with the reason.
+    pub fn read(bytes: &[u8], spec: &Spec) -> Result<Net, String> {
+        let variant = Net::variant_of(bytes)?;
+        let mut r = Reader {
+            bytes,
+            at: 8 + 4 + 2 + variant.len(),
+        };
+        let fingerprint = r.u64()?;
+        if variant != spec.variant {
+            return Err(format!(
+                "the network is for the variant '{}', not '{}'",
+                crate::text::echo(&variant, 64),
+                spec.variant
+            ));
+        }
+        if fingerprint != spec.fingerprint {
+            return Err(format!(
+                "the network is for another board or set of pieces than this '{}' \
+                 (fingerprint {fingerprint:016x}, this variant's is {:016x})",
+                spec.variant, spec.fingerprint
+            ));
+        }
+        let [inputs, hidden, buckets, qa, qb, scale] = [(); 6].map(|_| r.u32().map(|v| v as usize));
+        let (inputs, hidden, buckets) = (inputs?, hidden?, buckets?);
+        if inputs != spec.inputs() {
+            return Err(format!(
+                "{inputs} inputs; this variant has {}",
+                spec.inputs()
+            ));
+        }
+        if hidden == 0 || !hidden.is_multiple_of(16) || hidden > MAX_HIDDEN {
+            return Err(format!(
+                "{hidden} hidden neurons (a multiple of 16 up to {MAX_HIDDEN})"
+            ));
+        }
+        if buckets == 0 || buckets > MAX_BUCKETS {
+            return Err(format!("{buckets} output buckets (1 to {MAX_BUCKETS})"));
+        }
+        if [qa?, qb?, scale?] != [QA as usize, QB as usize, SCALE as usize] {
+            return Err(format!(
+                "quantisation other than QA {QA}, QB {QB}, SCALE {SCALE}"
+            ));
+        }
+        let expect = 2 * (inputs * hidden + hidden + buckets * 2 * hidden) + 4 * buckets;
+        if r.bytes.len() - r.at != expect {
+            return Err(format!(
+                "{} bytes of weights, expected {expect}",
+                r.bytes.len() - r.at
+            ));
+        }
+        let w1 = r.i16s(inputs * hidden)?;
+        let b1 = r.i16s(hidden)?;
+        let w2 = r.i16s(buckets * 2 * hidden)?;
+        let b2 = (0..buckets)
+            .map(|_| r.u32().map(|v| v as i32))
+            .collect::<Result<_, _>>()?;
+        Ok(Net::new(spec, hidden, w1, b1, w2, b2))
+    }
+
+    /// The file's bytes.
+    pub fn write(&self) -> Vec<u8> {
+        let mut out = MAGIC.to_vec();
+        out.extend_from_slice(&VERSION.to_le_bytes());
+        out.extend_from_slice(&(self.spec.variant.len() as u16).to_le_bytes());
+        out.extend_from_slice(self.spec.variant.as_bytes());
+        out.extend_from_slice(&self.spec.fingerprint.to_le_bytes());
+        for v in [self.spec.inputs(), self.hidden, self.buckets] {
+            out.extend_from_slice(&(v as u32).to_le_bytes());
+        }
+        for v in [QA, QB, SCALE] {
+            out.extend_from_slice(&(v as u32).to_le_bytes());
+        }
+        for v in self.w1.iter().chain(&self.b1).chain(&self.w2) {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+        for v in &self.b2 {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+        out
+    }
+
+    /// `acc` (one perspective's `hidden` values) = the biases plus the rows of `inputs`.
+    #[inline]
+    pub fn refresh(&self, acc: &mut [i16], inputs: &[usize]) {
+        acc.copy_from_slice(&self.b1);
+        for &i in inputs {
+            add_row(acc, self.row(i));
+        }
+    }
+
+    /// `acc` += the rows of `add`, -= the rows of `sub`.
+    #[inline]
+    pub fn update(&self, acc: &mut [i16], add: &[usize], sub: &[usize]) {
+        for &i in add {
+            add_row(acc, self.row(i));
+        }
+        for &i in sub {
+            sub_row(acc, self.row(i));
+        }
+    }
+
+    /// Input `i`'s transformer weights.
+    #[inline(always)]
+    fn row(&self, i: usize) -> &[i16] {
+        &self.w1[i * self.hidden..(i + 1) * self.hidden]
+    }
+
+    /// The evaluation in centipawns for the colour to move, from its accumulator `us`, that
+    /// of the colour after it, `them`, and the output bucket.
+    #[inline]
+    pub fn output(&self, us: &[i16], them: &[i16], bucket: usize) -> i32 {
+        let h = self.hidden;
+        let w = &self.w2[bucket * 2 * h..(bucket + 1) * 2 * h];
+        let sum = dot(us, &w[..h], self.w2_short) + dot(them, &w[h..], self.w2_short);
+        ((sum / QA as i64 + self.b2[bucket] as i64) * SCALE as i64 / (QA * QB) as i64) as i32
+    }
+}
+
+/// Reads little-endian fields, each refused past the end.
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, n: usize) -> Result<&'a [u8], String> {
+        let b = self.bytes.get(self.at..self.at + n).ok_or_else(|| {
+            format!(
+                "the file ends at byte {} within its header",
+                self.bytes.len()
+            )
+        })?;
+        self.at += n;
+        Ok(b)
+    }
+    fn u16(&mut self) -> Result<u16, String> {
+        Ok(u16::from_le_bytes(self.take(2)?.try_into().unwrap()))
+    }
+    fn u32(&mut self) -> Result<u32, String> {
+        Ok(u32::from_le_bytes(self.take(4)?.try_into().unwrap()))
+    }
+    fn u64(&mut self) -> Result<u64, String> {
+        Ok(u64::from_le_bytes(self.take(8)?.try_into().unwrap()))
+    }
+    fn i16s(&mut self, n: usize) -> Result<Vec<i16>, String> {
+        Ok(self
+            .take(2 * n)?
+            .chunks_exact(2)
+            .map(|c| i16::from_le_bytes([c[0], c[1]]))
+            .collect())
+    }
+}
+
+#[inline(always)]
+fn add_row(acc: &mut [i16], row: &[i16]) {
+    #[cfg(target_arch = "x86_64")]
+    if *HAS_AVX2 {
+        // SAFETY: the CPU has AVX2 (checked at run time).
+        unsafe { add_row_avx2(acc, row) };
+        return;
+    }
+    add_row_plain(acc, row);
+}
+
+#[inline(always)]
+fn add_row_plain(acc: &mut [i16], row: &[i16]) {
+    for (x, y) in acc.iter_mut().zip(row) {
+        *x = x.wrapping_add(*y);
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn add_row_avx2(acc: &mut [i16], row: &[i16]) {
+    add_row_plain(acc, row);
+}
+
+#[inline(always)]
+fn sub_row(acc: &mut [i16], row: &[i16]) {
+    #[cfg(target_arch = "x86_64")]
+    if *HAS_AVX2 {
+        // SAFETY: the CPU has AVX2 (checked at run time).
+        unsafe { sub_row_avx2(acc, row) };
+        return;
+    }
+    sub_row_plain(acc, row);
+}
+
+#[inline(always)]
+fn sub_row_plain(acc: &mut [i16], row: &[i16]) {
+    for (x, y) in acc.iter_mut().zip(row) {
+        *x = x.wrapping_sub(*y);
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn sub_row_avx2(acc: &mut [i16], row: &[i16]) {
+    sub_row_plain(acc, row);
+}
+
+/// The sum over the neurons of `clamp(a, 0, QA)^2 * w`, in blocks of 64 whose 32-bit sums
+/// cannot overflow while the weights are within +-512 (training keeps them within +-127).
+/// `short`: every weight is within +-[`W2_SHORT`].
+#[inline(always)]
+pub(super) fn dot(a: &[i16], w: &[i16], short: bool) -> i64 {
+    #[cfg(target_arch = "x86_64")]
+    if *HAS_AVX2 {
+        // SAFETY: the CPU has AVX2 (checked at run time).
+        return unsafe {
+            if short {
+                dot_avx2_short(a, w)
+            } else {
+                dot_avx2(a, w)
+            }
+        };
+    }
+    let _ = short;
+    dot_plain(a, w)
+}
+
+#[inline(always)]
+pub(super) fn dot_plain(a: &[i16], w: &[i16]) -> i64 {
+    let mut total = 0i64;
+    for (ab, wb) in a.chunks(64).zip(w.chunks(64)) {
+        let mut s = 0i32;
+        for (&x, &y) in ab.iter().zip(wb) {
+            let c = x.clamp(0, QA as i16) as i32;
+            s += (c * y as i32) * c;
+        }
+        total += s as i64;
+    }
+    total
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn dot_avx2(a: &[i16], w: &[i16]) -> i64 {
+    dot_plain(a, w)
+}
+
+/// [`dot`] with 16-bit products: `clamp(a) * w` in i16 (exact, as `|w| <= W2_SHORT`), then
+/// times `clamp(a)` and summed in pairs into i32 lanes (`vpmaddwd`). Summed into i64 every
+/// 512 neurons, so that no i32 lane overflows whatever the hidden layer's size (a lane gathers
+/// at most 64 products of at most `QA * i16::MAX` between two flushes).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn dot_avx2_short(a: &[i16], w: &[i16]) -> i64 {
+    use std::arch::x86_64::*;
+    const _: () = assert!(64 * QA as i64 * i16::MAX as i64 <= i32::MAX as i64);
+    let n = a.len().min(w.len());
+    let zero = _mm256_setzero_si256();
+    let qa = _mm256_set1_epi16(QA as i16);
+    let mut total = 0i64;
+    let mut start = 0;
+    while start < n {
+        let end = (start + 512).min(n);
+        let mut sum = _mm256_setzero_si256();
+        let mut i = start;
+        while i + 16 <= end {
+            // SAFETY: `i + 16 <= n`, within both slices; unaligned loads.
+            let (x, y) = unsafe {
+                (
+                    _mm256_loadu_si256(a.as_ptr().add(i).cast()),
+                    _mm256_loadu_si256(w.as_ptr().add(i).cast()),
+                )
+            };
+            let c = _mm256_min_epi16(_mm256_max_epi16(x, zero), qa);
+            sum = _mm256_add_epi32(sum, _mm256_madd_epi16(_mm256_mullo_epi16(c, y), c));
+            i += 16;
+        }
+        let mut lanes = [0i32; 8];
+        // SAFETY: `lanes` is 32 bytes; an unaligned store.
+        unsafe { _mm256_storeu_si256(lanes.as_mut_ptr().cast(), sum) };
+        total += lanes.iter().map(|&v| v as i64).sum::<i64>();
+        // A tail shorter than 16 (never: hidden is a multiple of 16).
+        total += dot_plain(&a[i..end], &w[i..end]);
+        start = end;
+    }
+    total
+}
+
+#[cfg(target_arch = "x86_64")]
+static HAS_AVX2: std::sync::LazyLock<bool> =
+    std::sync::LazyLock::new(|| std::arch::is_x86_feature_detected!("avx2"));
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_output_path_sums_the_same() {
+        let hidden = 512;
+        let mut a = vec![0i16; hidden];
+        for (i, x) in a.iter_mut().enumerate() {
+            *x = ((i * 7919) % 700) as i16 - 200;
+        }
+        a[..4].copy_from_slice(&[QA as i16, i16::MAX, i16::MIN, QA as i16 + 1]);
+        let short: Vec<i16> = (0..hidden)
+            .map(|i| match i % 3 {
+                0 => W2_SHORT,
+                1 => -W2_SHORT,
+                _ => ((i * 31) % 255) as i16 - 127,
+            })
+            .collect();
+        let long: Vec<i16> = (0..hidden)
+            .map(|i| ((i * 104_729) % 1001) as i16 - 500)
+            .collect();
+        assert_eq!(dot(&a, &short, true), dot_plain(&a, &short));
+        assert_eq!(dot(&a, &long, false), dot_plain(&a, &long));
+        let full = vec![QA as i16; hidden];
+        for w in [W2_SHORT, -W2_SHORT] {
+            let w = vec![w; hidden];
+            let want = hidden as i64 * (QA * QA) as i64 * w[0] as i64;
+            assert_eq!((dot(&full, &w, true), dot_plain(&full, &w)), (want, want));
+        }
+    }
+}

@@ -1,0 +1,278 @@
+//! The inputs of a variant's network, derived from its rules alone, so that any board has
+//! them: a built-in variant, or one a user wrote in a file.
+//!
+//! Seen from a colour's *perspective*, a piece is one input: its *relation* to that colour
+//! (the colour's own pieces, then each other colour in turn order: the opponent in a game of
+//! two; the next opponent, the partner and the other opponent in a game of four), its kind,
+//! and its cell as that colour sees the board. A colour sees the board through the variant's
+//! own symmetry: the reflection of the board's coordinates that carries its start pieces onto
+//! the first colour's (chess: Black's view mirrors the ranks), found by trying the
+//! reflections and the exchange of files and ranks; a variant with none keeps the cells as
+//! they are. What a colour holds off the board (Poles in hand, Polyhedron's reserves) adds,
+//! per relation and kind, one input for each piece up to [`HAND_CAP`] (the third Rook in
+//! reserve is the input "at least three").
+//!
+//! Everything here follows from the variant's geometry, pieces, colours and start position;
+//! [`Spec::fingerprint`] condenses them, and a network file records it, so a network trained
+//! for another board is refused.
+
+use std::collections::HashMap;
+
+use crate::rules::bitset::Cell;
+use crate::rules::geometry::Coord;
+use crate::rules::piece::{Colour, Kind};
+use crate::rules::{AnyGame, Game, Variant};
+
+/// Pieces of one kind in hand that have inputs of their own; more count as this many.
+pub const HAND_CAP: usize = 4;
+
+/// The inputs of a variant's network (see the module's doc).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Spec {
+    /// The variant's protocol name.
+    pub variant: String,
+    /// Cells of the board.
+    pub cells: usize,
+    /// Piece kinds.
+    pub kinds: usize,
+    /// Colours (2, or 4 in two teams); also the relations and the perspectives.
+    pub colours: usize,
+    /// Each colour's view of the board: `view[colour][cell]` is the cell it sees.
+    pub view: Vec<Vec<u16>>,
+    /// Pieces on the board at the start (for the output buckets).
+    pub start_pieces: usize,
+    /// A hash of everything above and of the geometry's coordinates.
+    pub fingerprint: u64,
+}
+
+impl Spec {
+    /// The spec of `variant`.
+    pub fn of(variant: Variant) -> Spec {
+        let layout = variant.layout();
+        let coords: Vec<Coord> = layout.cells.iter().map(|c| c.coord).collect();
+        let kinds = variant.info().pieces.len();
+        let colours = variant.colours();
+        let start = AnyGame::startpos(variant);
+        let placed: Vec<(Cell, Colour, Kind)> = (0..coords.len())
+            .filter_map(|c| {
+                let p = start.piece_at(c);
+                p.is_some().then(|| (c, p.colour(), p.kind()))
+            })
+            .collect();
+        let view = (0..colours)
+            .map(|c| view_of(&coords, &placed, Colour(c as u8)))
+            .collect();
+        let mut spec = Spec {
+            variant: variant.name().to_string(),
+            cells: coords.len(),
+            kinds,
+            colours,
+            view,
+            start_pieces: placed.len(),
+            fingerprint: 0,
+        };
+        spec.fingerprint = spec.hash(&coords);
+        spec
+    }
+
+    /// Inputs for the pieces on the board.
+    pub fn board_inputs(&self) -> usize {
+        self.colours * self.kinds * self.cells
+    }
+
+    /// Every input: the board's, then the hands'.
+    pub fn inputs(&self) -> usize {
+        self.board_inputs() + self.colours * self.kinds * HAND_CAP
+    }
+
+    /// The relation of `colour` to the perspective `of`: 0 its own, then the others in turn
+    /// order.
+    #[inline(always)]
+    pub fn relation(&self, of: usize, colour: Colour) -> usize {
+        (colour.idx() + self.colours - of) % self.colours
+    }
+
+    /// The input of a piece of `colour` and `kind` on `cell`, seen from `of`.
+    #[inline(always)]
+    pub fn board_input(&self, of: usize, colour: Colour, kind: Kind, cell: Cell) -> usize {
+        (self.relation(of, colour) * self.kinds + kind as usize) * self.cells
+            + self.view[of][cell] as usize
+    }
+
+    /// The input "at least `n` (1 ..= [`HAND_CAP`]) of `kind` in `colour`'s hand", seen from
+    /// `of`.
+    #[inline(always)]
+    pub fn hand_input(&self, of: usize, colour: Colour, kind: Kind, n: usize) -> usize {
+        debug_assert!((1..=HAND_CAP).contains(&n));
+        self.board_inputs()
+            + (self.relation(of, colour) * self.kinds + kind as usize) * HAND_CAP
+            + (n - 1)
+    }
+
+    /// The output bucket of a position with `pieces` pieces on the board, of `buckets`:
+    /// equal steps of the start position's count, the Kings not counted (chess: 4 pieces a
+    /// bucket).
+    #[inline(always)]
+    pub fn bucket(&self, pieces: usize, buckets: usize) -> usize {
+        let step = (self.start_pieces / buckets).max(1);
+        (pieces.saturating_sub(self.colours) / step).min(buckets - 1)
+    }
+
+    /// FNV-1a over the spec's numbers and the cells' coordinates.
+    fn hash(&self, coords: &[Coord]) -> u64 {
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        let mut eat = |v: u64| {
+            for b in v.to_le_bytes() {
+                h ^= b as u64;
+                h = h.wrapping_mul(0x0100_0000_01b3);
+            }
+        };
+        for v in [
+            self.cells,
+            self.kinds,
+            self.colours,
+            self.start_pieces,
+            HAND_CAP,
+        ] {
+            eat(v as u64);
+        }
+        for c in coords {
+            eat(((c.x as u8 as u64) << 16) | ((c.y as u8 as u64) << 8) | c.z as u8 as u64);
+        }
+        for v in &self.view {
+            for &c in v {
+                eat(c as u64);
+            }
+        }
+        h
+    }
+}
+
+/// `colour`'s view of the board: for colour 0 the cells themselves; for another, the first
+/// of the board's reflections (each axis mirrored or not, files and ranks exchanged or not)
+/// that maps the board onto itself and `colour`'s start pieces onto colour 0's; the cells
+/// themselves where none does.
+fn view_of(coords: &[Coord], placed: &[(Cell, Colour, Kind)], colour: Colour) -> Vec<u16> {
+    let identity: Vec<u16> = (0..coords.len() as u16).collect();
+    if colour.idx() == 0 {
+        return identity;
+    }
+    let at: HashMap<Coord, usize> = coords.iter().enumerate().map(|(i, &c)| (c, i)).collect();
+    let span = |f: fn(&Coord) -> i8| {
+        let lo = coords.iter().map(f).min().unwrap_or(0);
+        let hi = coords.iter().map(f).max().unwrap_or(0);
+        lo + hi
+    };
+    let (sx, sy, sz) = (span(|c| c.x), span(|c| c.y), span(|c| c.z));
+    let mut first: Vec<(Cell, Kind)> = placed
+        .iter()
+        .filter(|p| p.1 == Colour::WHITE)
+        .map(|p| (p.0, p.2))
+        .collect();
+    first.sort_unstable();
+    // The plain reflections first (the identity never matches two colours' pieces), then
+    // those that also exchange files and ranks.
+    for swap in [false, true] {
+        for flips in 1..8u8 {
+            let map = |c: &Coord| {
+                let (x, y) = if swap { (c.y, c.x) } else { (c.x, c.y) };
+                Coord {
+                    x: if flips & 1 != 0 { sx - x } else { x },
+                    y: if flips & 2 != 0 { sy - y } else { y },
+                    z: if flips & 4 != 0 { sz - c.z } else { c.z },
+                }
+            };
+            let Some(view) = coords
+                .iter()
+                .map(|c| at.get(&map(c)).map(|&i| i as u16))
+                .collect::<Option<Vec<u16>>>()
+            else {
+                continue;
+            };
+            let mut mine: Vec<(Cell, Kind)> = placed
+                .iter()
+                .filter(|p| p.1 == colour)
+                .map(|p| (view[p.0] as Cell, p.2))
+                .collect();
+            mine.sort_unstable();
+            if mine == first {
+                return view;
+            }
+        }
+    }
+    identity
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Chess: Black sees the ranks mirrored, and the inputs are those of chess's first
+    /// network (relation x 384 + kind x 64 + square).
+    #[test]
+    fn chess_mirrors_black_and_keeps_the_first_networks_inputs() {
+        let s = Spec::of(Variant::Chess);
+        assert_eq!(
+            (s.cells, s.kinds, s.colours, s.start_pieces),
+            (64, 6, 2, 32)
+        );
+        for sq in 0..64 {
+            assert_eq!(s.view[0][sq] as usize, sq);
+            assert_eq!(s.view[1][sq] as usize, sq ^ 56);
+        }
+        assert_eq!(s.board_input(0, Colour::WHITE, 0, 12), 12);
+        assert_eq!(s.board_input(1, Colour::BLACK, 0, 52), 12);
+        assert_eq!(s.board_input(0, Colour::BLACK, 5, 63), 384 + 5 * 64 + 63);
+        assert_eq!(
+            (s.bucket(32, 8), s.bucket(2, 8), s.bucket(10, 8)),
+            (7, 0, 2)
+        );
+        assert_eq!(s.inputs(), 768 + 2 * 6 * HAND_CAP);
+    }
+
+    /// Every variant's views are permutations of its cells that carry each colour's start
+    /// pieces onto the first colour's (each of them has such a symmetry), and the
+    /// fingerprints differ between variants.
+    #[test]
+    fn every_variant_sees_its_start_the_same_from_every_side() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/variants/raumschach.toml");
+        let raumschach = crate::rules::defined::load_file(path).unwrap()[0];
+        let mut prints = Vec::new();
+        for v in Variant::ALL.into_iter().chain([raumschach]) {
+            let s = Spec::of(v);
+            let start = AnyGame::startpos(v);
+            let seen = |of: usize| {
+                let mut p: Vec<(usize, usize, Kind)> = (0..s.cells)
+                    .filter(|&c| start.piece_at(c).is_some())
+                    .map(|c| {
+                        let p = start.piece_at(c);
+                        (s.relation(of, p.colour()), s.view[of][c] as usize, p.kind())
+                    })
+                    .collect();
+                p.sort_unstable();
+                p
+            };
+            for of in 0..s.colours {
+                let mut sorted = s.view[of].clone();
+                sorted.sort_unstable();
+                assert!(sorted.iter().enumerate().all(|(i, &c)| i == c as usize));
+                if of > 0 {
+                    assert_ne!(s.view[of], s.view[0], "{} colour {of}", v.name());
+                }
+                // What the colour to move sees of its own pieces is the same for every colour.
+                let own = |of| {
+                    seen(of)
+                        .into_iter()
+                        .filter(|p| p.0 == 0)
+                        .collect::<Vec<_>>()
+                };
+                assert_eq!(own(of), own(0), "{} colour {of}", v.name());
+            }
+            prints.push(s.fingerprint);
+        }
+        let mut distinct = prints.clone();
+        distinct.sort_unstable();
+        distinct.dedup();
+        assert_eq!(distinct.len(), prints.len());
+    }
+}
