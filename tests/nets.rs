@@ -1,0 +1,148 @@
+//! Learned evaluations end to end in a variant defined in a file (Raumschach): self-play data
+//! with `strata datagen`, one epoch of `strata train-net`, the network loaded with
+//! `setoption name EvalFile` and searched with; a network for another board refused.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+fn strata() -> &'static str {
+    env!("CARGO_BIN_EXE_strata")
+}
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A fresh directory under the target directory.
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Runs `strata ARGS`, which must succeed; its standard output.
+fn run(args: &[&str]) -> String {
+    let out = Command::new(strata()).args(args).output().unwrap();
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert!(out.status.success(), "strata {args:?}: {stdout}{stderr}");
+    stdout
+}
+
+/// The protocol session `lines` (then `quit`): everything the engine printed.
+fn session(lines: &[String]) -> String {
+    let mut child = Command::new(strata())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    for l in lines {
+        writeln!(stdin, "{l}").unwrap();
+    }
+    writeln!(stdin, "quit").unwrap();
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn a_file_variant_gets_a_network_from_its_own_games() {
+    let dir = scratch("nets-raumschach");
+    let file = root().join("variants/raumschach.toml");
+    let file = file.to_string_lossy();
+    let data = dir.join("games.txt");
+    let data = data.to_string_lossy();
+    let net = dir.join("raumschach.net");
+    let net = net.to_string_lossy();
+    let said = run(&[
+        "--variant-file",
+        &file,
+        "datagen",
+        "--variant",
+        "raumschach",
+        "--games",
+        "4",
+        "--nodes",
+        "300",
+        "--random-plies",
+        "6",
+        "--seed",
+        "3",
+        "--out",
+        &data,
+    ]);
+    assert!(said.contains("4 games"), "{said}");
+    let said = run(&[
+        "--variant-file",
+        &file,
+        "train-net",
+        "--variant",
+        "raumschach",
+        "--data",
+        &data,
+        "--epochs",
+        "1",
+        "--hidden",
+        "32",
+        "--batch",
+        "64",
+        "--holdout",
+        "2",
+        "--out",
+        &net,
+    ]);
+    assert!(said.contains("epoch 1: training loss"), "{said}");
+    assert!(said.contains("raumschach: "), "{said}");
+    let size = std::fs::metadata(&*net).unwrap().len();
+    assert!(size > 32 * 2 * 125 * 2, "{size} bytes");
+
+    // Loaded for the variant its file names, searched with, and shown by `eval`.
+    let out = session(&[
+        format!("setoption name VariantPath value {file}"),
+        format!("setoption name EvalFile value {net}"),
+        "setoption name UCI_Variant value raumschach".into(),
+        "position startpos".into(),
+        "eval".into(),
+        "go depth 3".into(),
+        "isready".into(),
+    ]);
+    assert!(
+        out.contains("info string raumschach plays with the network"),
+        "{out}"
+    );
+    assert!(
+        out.contains("Network evaluation (what the search uses)"),
+        "{out}"
+    );
+    assert!(out.contains("\nbestmove "), "{out}");
+    assert!(!out.contains("error"), "{out}");
+
+    // Without the variant loaded first, and for another board under the same name: refused,
+    // and the engine plays on with what it had.
+    let other = dir.join("other.toml");
+    let text = std::fs::read_to_string(&*file).unwrap();
+    // The same board without two pawns: another start, so another fingerprint.
+    let text = text
+        .replace("5/5/5/PPPPP/RNKNR", "5/5/5/PP1PP/RNKNR")
+        .replace("rnknr/ppppp/5/5/5", "rnknr/pp1pp/5/5/5");
+    assert_ne!(text, std::fs::read_to_string(&*file).unwrap());
+    std::fs::write(&other, text).unwrap();
+    let out = session(&[
+        format!("setoption name EvalFile value {net}"),
+        format!("setoption name VariantPath value {}", other.display()),
+        format!("setoption name EvalFile value {net}"),
+        "setoption name EvalFile value /nonexistent/net".into(),
+        "isready".into(),
+    ]);
+    let errors: Vec<&str> = out.lines().filter(|l| l.contains("error")).collect();
+    assert_eq!(errors.len(), 3, "{out}");
+    assert!(errors[0].contains("which is not loaded"), "{out}");
+    assert!(errors[1].contains("another board"), "{out}");
+    assert!(errors[2].contains("cannot read the file"), "{out}");
+    assert!(out.contains("readyok"), "{out}");
+}
