@@ -62,12 +62,22 @@ impl Colour {
 /// Encoded as `(kind + 1) << 2 | colour` so that 0 means empty and the value indexes
 /// per-piece tables directly.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[repr(transparent)]
 pub struct Piece(pub u8);
 
 /// A piece kind: an index into the variant's piece table.
 pub type Kind = u8;
 
 impl Piece {
+    /// `pieces` as their codes, one byte each (for comparing placements eight cells at a
+    /// time).
+    #[inline(always)]
+    pub fn codes(pieces: &[Piece]) -> &[u8] {
+        // SAFETY: `Piece` is `repr(transparent)` over `u8`, so a slice of pieces is a slice
+        // of as many bytes, with the same alignment and lifetime.
+        unsafe { std::slice::from_raw_parts(pieces.as_ptr().cast::<u8>(), pieces.len()) }
+    }
+
     /// No piece.
     pub const NONE: Piece = Piece(0);
     /// Number of distinct piece codes (for table sizes).

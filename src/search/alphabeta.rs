@@ -167,8 +167,14 @@ impl<G: Evaluate> Worker<'_, G> {
         };
         // The evaluation as computed (kept in the table) and as corrected (searched with).
         let raw_eval = match tte {
-            _ if in_check => -INFINITE,
-            Some(e) if e.eval != Entry::NO_EVAL => e.eval,
+            _ if in_check => {
+                self.keep_eval_cache();
+                -INFINITE
+            }
+            Some(e) if e.eval != Entry::NO_EVAL => {
+                self.keep_eval_cache();
+                e.eval
+            }
             _ => self.static_eval(),
         };
         let eval = if in_check {

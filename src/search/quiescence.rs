@@ -80,10 +80,14 @@ impl<G: Evaluate> Worker<'_, G> {
         // Standing pat: the side to move may decline every capture (not when in check).
         // The evaluation as computed is kept in the table; the corrected one stands pat.
         let (raw, stand) = if in_check {
+            self.keep_eval_cache();
             (Entry::NO_EVAL, -INFINITE)
         } else {
             let raw = match tte {
-                Some(e) if e.eval != Entry::NO_EVAL => e.eval,
+                Some(e) if e.eval != Entry::NO_EVAL => {
+                    self.keep_eval_cache();
+                    e.eval
+                }
                 _ => self.static_eval(),
             };
             let e = self.corrected(raw);

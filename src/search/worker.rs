@@ -203,6 +203,15 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         )
     }
 
+    /// Brings the network's accumulators up to this node where its evaluation is not
+    /// computed (taken from the table, or in check), so that the nodes below update theirs
+    /// by one move instead of by the many since the last node evaluated. Nothing without a
+    /// network.
+    #[inline(always)]
+    pub fn keep_eval_cache(&mut self) {
+        self.eval_cache.prepare(&self.pos);
+    }
+
     /// The static evaluation corrected by the correction histories (where the variant has
     /// correction keys), from the evaluation `raw`.
     #[inline(always)]

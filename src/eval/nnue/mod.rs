@@ -36,6 +36,8 @@ pub trait NetView: Game {
     fn key_at(&self, i: usize) -> u64;
     /// How many pieces of `kind` `colour` holds off the board.
     fn hand_count(&self, colour: Colour, kind: Kind) -> usize;
+    /// Whether the variant ever holds pieces off the board (else the hands are not read).
+    const HOLDS: bool;
 }
 
 impl<V: VariantRules<W>, const W: usize> NetView for Position<V, W> {
@@ -51,6 +53,7 @@ impl<V: VariantRules<W>, const W: usize> NetView for Position<V, W> {
     fn hand_count(&self, colour: Colour, kind: Kind) -> usize {
         Position::hand_count(self, colour, kind)
     }
+    const HOLDS: bool = V::HOLDS;
 }
 
 /// Every input of `p` seen from each colour, with the number of pieces on the board.
@@ -66,7 +69,7 @@ pub fn inputs_of<P: NetView>(spec: &Spec, p: &P) -> (Vec<Vec<usize>>, usize) {
             }
         }
     }
-    for c in 0..spec.colours {
+    for c in 0..spec.colours * (P::HOLDS && spec.holds) as usize {
         for k in 0..spec.kinds {
             let n = p.hand_count(Colour(c as u8), k as Kind).min(HAND_CAP);
             for i in 1..=n {
@@ -88,39 +91,65 @@ impl Net {
             self.refresh(a, i);
         }
         let us = p.side_to_move().idx();
-        let them = (us + 1) % self.spec.colours;
-        self.output(&acc[us], &acc[them], self.spec.bucket(pieces, self.buckets))
+        let them = self.next_colour(us);
+        self.output(&acc[us], &acc[them], self.bucket(pieces))
     }
 }
 
+/// The most colours x kinds a hand array holds (4 colours, 16 kinds).
+const HANDS: usize = 64;
+
 /// One position's accumulators in an [`EvalCache`], with what they were computed from.
-#[derive(Clone, Default)]
+#[derive(Clone)]
 struct Entry {
     /// The position's key (0: nothing here).
     key: u64,
     /// Its placement ...
     cells: Vec<Piece>,
     /// ... its hands (colour-major, kind within, capped at [`HAND_CAP`]) ...
-    hands: Vec<u8>,
+    hands: [u8; HANDS],
     /// ... and its pieces on the board.
     pieces: usize,
     /// Each colour's accumulator, one after the other.
     acc: Vec<i16>,
 }
 
+impl Default for Entry {
+    fn default() -> Self {
+        Entry {
+            key: 0,
+            cells: Vec::new(),
+            hands: [0; HANDS],
+            pieces: 0,
+            acc: Vec::new(),
+        }
+    }
+}
+
 /// How many plies back the cache looks for accumulators to update from.
 const CACHE_REACH: usize = 64;
 
 /// More changed inputs than this in one update: summed from nothing instead.
-const MAX_CHANGES: usize = 32;
+const MAX_CHANGES: usize = 16;
 
 /// What a search thread's evaluation keeps from one call to the next: the network it plays
 /// with (if any) and the accumulators of the positions along the line being searched, by
 /// their number of moves since the search's game began (the history's length).
-#[derive(Default)]
 pub struct EvalCache {
     net: Option<Arc<Net>>,
     entries: Vec<Entry>,
+    /// The changes of the update being made, kept to be reused.
+    changes: Box<Changes>,
+}
+
+impl Default for EvalCache {
+    fn default() -> Self {
+        EvalCache {
+            net: None,
+            entries: Vec::new(),
+            changes: Box::new(Changes::new()),
+        }
+    }
 }
 
 impl EvalCache {
@@ -128,7 +157,7 @@ impl EvalCache {
     pub fn for_variant(variant: Variant) -> EvalCache {
         EvalCache {
             net: current(variant),
-            entries: Vec::new(),
+            ..EvalCache::default()
         }
     }
 
@@ -136,7 +165,23 @@ impl EvalCache {
     pub fn with_net(net: Arc<Net>) -> EvalCache {
         EvalCache {
             net: Some(net),
-            entries: Vec::new(),
+            ..EvalCache::default()
+        }
+    }
+
+    /// Computes the accumulators of `p` if they are not here yet, without evaluating (see
+    /// `Worker::keep_eval_cache`).
+    #[inline]
+    pub fn prepare<P: NetView>(&mut self, p: &P) {
+        let Some(net) = self.net.as_deref() else {
+            return;
+        };
+        let len = p.history_len();
+        if self.entries.len() <= len {
+            self.entries.resize(len + 1, Entry::default());
+        }
+        if self.entries[len].key != p.key_at(len) {
+            fill(net, &mut self.entries, &mut self.changes, len, p);
         }
     }
 
@@ -144,38 +189,162 @@ impl EvalCache {
     #[inline]
     pub fn evaluate<P: NetView>(&mut self, p: &P) -> Option<i32> {
         let net = self.net.as_deref()?;
-        let spec = &net.spec;
         let len = p.history_len();
         if self.entries.len() <= len {
             self.entries.resize(len + 1, Entry::default());
         }
         let key = p.key_at(len);
         if self.entries[len].key != key {
-            fill(net, &mut self.entries, len, p);
+            fill(net, &mut self.entries, &mut self.changes, len, p);
         }
         let e = &self.entries[len];
         let h = net.hidden;
         let us = p.side_to_move().idx();
-        let them = (us + 1) % spec.colours;
+        let them = net.next_colour(us);
         Some(net.output(
             &e.acc[us * h..(us + 1) * h],
             &e.acc[them * h..(them + 1) * h],
-            spec.bucket(e.pieces, net.buckets),
+            net.bucket(e.pieces),
         ))
+    }
+}
+
+/// One changed input, before it is seen from a perspective: a piece of `colour` and `kind`
+/// on cell `at`, or (`hand`) the `at`-th of its kind in hand.
+#[derive(Clone, Copy)]
+struct Change {
+    colour: Colour,
+    kind: Kind,
+    at: u16,
+    hand: bool,
+}
+
+/// The inputs that differ between two positions: those to add and those to take away, and
+/// each seen from the perspective being updated.
+struct Changes {
+    add: [Change; MAX_CHANGES],
+    sub: [Change; MAX_CHANGES],
+    adds: usize,
+    subs: usize,
+    add_inputs: [usize; MAX_CHANGES],
+    sub_inputs: [usize; MAX_CHANGES],
+}
+
+impl Changes {
+    fn new() -> Changes {
+        const NONE: Change = Change {
+            colour: Colour::WHITE,
+            kind: 0,
+            at: 0,
+            hand: false,
+        };
+        Changes {
+            add: [NONE; MAX_CHANGES],
+            sub: [NONE; MAX_CHANGES],
+            adds: 0,
+            subs: 0,
+            add_inputs: [0; MAX_CHANGES],
+            sub_inputs: [0; MAX_CHANGES],
+        }
+    }
+
+    /// Records `c`; false when there are too many to be worth updating by.
+    #[inline(always)]
+    fn push(&mut self, add: bool, c: Change) -> bool {
+        let (list, n) = if add {
+            (&mut self.add, &mut self.adds)
+        } else {
+            (&mut self.sub, &mut self.subs)
+        };
+        if *n == MAX_CHANGES {
+            return false;
+        }
+        list[*n] = c;
+        *n += 1;
+        true
+    }
+
+    /// Finds the changes from `old` to `new` (placements and hands); false if there are too
+    /// many.
+    #[inline(always)]
+    fn find(&mut self, old: (&[Piece], &[u8]), new: (&[Piece], &[u8]), kinds: usize) -> bool {
+        self.adds = 0;
+        self.subs = 0;
+        // Eight cells at a time: most are the same, and the differing bytes of a block are
+        // found from the XOR of the two words.
+        let (old_codes, new_codes) = (Piece::codes(old.0), Piece::codes(new.0));
+        let words = old_codes.len() / 8;
+        for w in 0..=words {
+            let (x, y) = if w < words {
+                let at = |c: &[u8]| u64::from_le_bytes(c[w * 8..w * 8 + 8].try_into().unwrap());
+                (at(old_codes), at(new_codes))
+            } else {
+                let tail = |c: &[u8]| {
+                    c[w * 8..]
+                        .iter()
+                        .rev()
+                        .fold(0u64, |acc, &b| acc << 8 | b as u64)
+                };
+                (tail(old_codes), tail(new_codes))
+            };
+            let mut diff = x ^ y;
+            while diff != 0 {
+                let byte = (diff.trailing_zeros() / 8) as usize;
+                diff &= !(0xffu64 << (byte * 8));
+                let cell = w * 8 + byte;
+                let (o, n) = (old.0[cell], new.0[cell]);
+                let piece = |p: Piece| Change {
+                    colour: p.colour(),
+                    kind: p.kind(),
+                    at: cell as u16,
+                    hand: false,
+                };
+                if (o.is_some() && !self.push(false, piece(o)))
+                    || (n.is_some() && !self.push(true, piece(n)))
+                {
+                    return false;
+                }
+            }
+        }
+        if old.1 != new.1 {
+            for (i, (&o, &n)) in old.1.iter().zip(new.1).enumerate() {
+                let held = |at: u8| Change {
+                    colour: Colour((i / kinds) as u8),
+                    kind: (i % kinds) as Kind,
+                    at: at as u16,
+                    hand: true,
+                };
+                for at in n + 1..=o {
+                    if !self.push(false, held(at)) {
+                        return false;
+                    }
+                }
+                for at in o + 1..=n {
+                    if !self.push(true, held(at)) {
+                        return false;
+                    }
+                }
+            }
+        }
+        true
     }
 }
 
 /// Computes entry `len` for `p`: from the nearest earlier position of the line the cache
 /// holds, by the difference of the placements and hands, or from nothing.
-fn fill<P: NetView>(net: &Net, entries: &mut [Entry], len: usize, p: &P) {
+fn fill<P: NetView>(net: &Net, entries: &mut [Entry], ch: &mut Changes, len: usize, p: &P) {
     let spec = &net.spec;
     let h = net.hidden;
     let cells = &p.placement()[..spec.cells];
-    let mut hands = vec![0u8; spec.colours * spec.kinds];
-    for c in 0..spec.colours {
-        for k in 0..spec.kinds {
-            hands[c * spec.kinds + k] =
-                p.hand_count(Colour(c as u8), k as Kind).min(HAND_CAP) as u8;
+    let holds = P::HOLDS && spec.holds;
+    let held = if holds { spec.colours * spec.kinds } else { 0 };
+    let mut hands = [0u8; HANDS];
+    if holds {
+        for c in 0..spec.colours {
+            for k in 0..spec.kinds {
+                hands[c * spec.kinds + k] =
+                    p.hand_count(Colour(c as u8), k as Kind).min(HAND_CAP) as u8;
+            }
         }
     }
     let base = (len.saturating_sub(CACHE_REACH)..len)
@@ -184,55 +353,52 @@ fn fill<P: NetView>(net: &Net, entries: &mut [Entry], len: usize, p: &P) {
     let (head, tail) = entries.split_at_mut(len);
     let e = &mut tail[0];
     e.acc.resize(spec.colours * h, 0);
-    let updated = base.is_some_and(|j| {
-        let b = &head[j];
-        let mut add: Vec<(Colour, Kind, usize, bool)> = Vec::new();
-        let mut sub: Vec<(Colour, Kind, usize, bool)> = Vec::new();
-        for (cell, (&old, &new)) in b.cells.iter().zip(cells).enumerate() {
-            if old != new {
-                if old.is_some() {
-                    sub.push((old.colour(), old.kind(), cell, false));
-                }
-                if new.is_some() {
-                    add.push((new.colour(), new.kind(), cell, false));
-                }
-                if add.len() + sub.len() > MAX_CHANGES {
-                    return false;
-                }
-            }
-        }
-        for (i, (&old, &new)) in b.hands.iter().zip(&hands).enumerate() {
-            let (c, k) = (Colour((i / spec.kinds) as u8), (i % spec.kinds) as Kind);
-            for n in new + 1..=old {
-                sub.push((c, k, n as usize, true));
-            }
-            for n in old + 1..=new {
-                add.push((c, k, n as usize, true));
-            }
-        }
-        e.acc.copy_from_slice(&b.acc);
-        let on_board = |v: &[(Colour, Kind, usize, bool)]| v.iter().filter(|x| !x.3).count();
-        e.pieces = (b.pieces + on_board(&add)).saturating_sub(on_board(&sub));
-        let index = |of: usize, &(c, k, at, hand): &(Colour, Kind, usize, bool)| {
-            if hand {
-                spec.hand_input(of, c, k, at)
-            } else {
-                spec.board_input(of, c, k, at)
-            }
-        };
-        for of in 0..spec.colours {
-            let a: Vec<usize> = add.iter().map(|x| index(of, x)).collect();
-            let s: Vec<usize> = sub.iter().map(|x| index(of, x)).collect();
-            net.update(&mut e.acc[of * h..(of + 1) * h], &a, &s);
-        }
-        true
+    let base = base.map(|j| &head[j]).filter(|b| {
+        ch.find(
+            (&b.cells, &b.hands[..held]),
+            (cells, &hands[..held]),
+            spec.kinds,
+        )
     });
-    if !updated {
-        let (inputs, pieces) = inputs_of(spec, p);
-        for (of, i) in inputs.iter().enumerate() {
-            net.refresh(&mut e.acc[of * h..(of + 1) * h], i);
+    match base {
+        Some(b) => {
+            let mut pieces = b.pieces;
+            for c in &ch.add[..ch.adds] {
+                pieces += !c.hand as usize;
+            }
+            for c in &ch.sub[..ch.subs] {
+                pieces -= !c.hand as usize;
+            }
+            e.pieces = pieces;
+            let index = |of: usize, c: &Change| {
+                if c.hand {
+                    spec.hand_input(of, c.colour, c.kind, c.at as usize)
+                } else {
+                    spec.board_input(of, c.colour, c.kind, c.at as usize)
+                }
+            };
+            for of in 0..spec.colours {
+                for i in 0..ch.adds {
+                    ch.add_inputs[i] = index(of, &ch.add[i]);
+                }
+                for i in 0..ch.subs {
+                    ch.sub_inputs[i] = index(of, &ch.sub[i]);
+                }
+                net.apply(
+                    &mut e.acc[of * h..(of + 1) * h],
+                    &b.acc[of * h..(of + 1) * h],
+                    &ch.add_inputs[..ch.adds],
+                    &ch.sub_inputs[..ch.subs],
+                );
+            }
         }
-        e.pieces = pieces;
+        None => {
+            let (inputs, pieces) = inputs_of(spec, p);
+            for (of, i) in inputs.iter().enumerate() {
+                net.refresh(&mut e.acc[of * h..(of + 1) * h], i);
+            }
+            e.pieces = pieces;
+        }
     }
     e.cells.clear();
     e.cells.extend_from_slice(cells);
@@ -415,7 +581,7 @@ mod tests {
         let spec = &net.spec;
         let (inputs, pieces) = with_game!(&g, g => inputs_of(spec, g));
         let us = g.side_to_move().idx();
-        let them = (us + 1) % spec.colours;
+        let them = net.next_colour(us);
         let h = net.hidden;
         let b = spec.bucket(pieces, net.buckets);
         let mut sum = 0f64;

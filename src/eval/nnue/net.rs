@@ -53,6 +53,8 @@ pub struct Net {
     pub b2: Vec<i32>,
     /// Every output weight within +-[`W2_SHORT`] (the faster path of [`dot`]).
     w2_short: bool,
+    /// The output bucket by the number of pieces on the board ([`Spec::bucket`]).
+    bucket_of: Vec<u8>,
 }
 
 /// The largest output weight whose product with an activation (at most [`QA`]) fits in i16.
@@ -74,6 +76,9 @@ impl Net {
         assert_eq!(w1.len(), spec.inputs() * hidden);
         assert_eq!((b1.len(), w2.len()), (hidden, buckets * 2 * hidden));
         let w2_short = w2.iter().all(|w| w.abs() <= W2_SHORT);
+        let bucket_of = (0..=spec.cells)
+            .map(|n| spec.bucket(n, buckets) as u8)
+            .collect();
         Net {
             spec: spec.clone(),
             hidden,
@@ -83,6 +88,7 @@ impl Net {
             w2,
             b2,
             w2_short,
+            bucket_of,
         }
     }
 
@@ -188,21 +194,35 @@ impl Net {
     /// `acc` (one perspective's `hidden` values) = the biases plus the rows of `inputs`.
     #[inline]
     pub fn refresh(&self, acc: &mut [i16], inputs: &[usize]) {
-        acc.copy_from_slice(&self.b1);
-        for &i in inputs {
-            add_row(acc, self.row(i));
+        blocked(acc, &self.b1, &self.w1, self.hidden, inputs, &[]);
+    }
+
+    /// `acc` = `prev` + the rows of `add` - the rows of `sub`, in one pass over the
+    /// accumulator for a move's usual changes.
+    #[inline]
+    pub fn apply(&self, acc: &mut [i16], prev: &[i16], add: &[usize], sub: &[usize]) {
+        let r = |i: &usize| self.row(*i);
+        match (add, sub) {
+            ([a], [s]) => fused(acc, prev, [r(a)], [r(s)]),
+            ([a], [s, t]) => fused(acc, prev, [r(a)], [r(s), r(t)]),
+            ([a, b], [s, t]) => fused(acc, prev, [r(a), r(b)], [r(s), r(t)]),
+            ([a], []) => fused(acc, prev, [r(a)], []),
+            ([], [s]) => fused(acc, prev, [], [r(s)]),
+            _ => blocked(acc, prev, &self.w1, self.hidden, add, sub),
         }
     }
 
-    /// `acc` += the rows of `add`, -= the rows of `sub`.
-    #[inline]
-    pub fn update(&self, acc: &mut [i16], add: &[usize], sub: &[usize]) {
-        for &i in add {
-            add_row(acc, self.row(i));
-        }
-        for &i in sub {
-            sub_row(acc, self.row(i));
-        }
+    /// The output bucket of a position with `pieces` pieces on the board.
+    #[inline(always)]
+    pub fn bucket(&self, pieces: usize) -> usize {
+        self.bucket_of[pieces.min(self.bucket_of.len() - 1)] as usize
+    }
+
+    /// The colour whose accumulator is read beside that of `us`, the colour to move: the one
+    /// after it in turn order.
+    #[inline(always)]
+    pub fn next_colour(&self, us: usize) -> usize {
+        (us + 1) & (self.spec.colours - 1)
     }
 
     /// Input `i`'s transformer weights.
@@ -257,52 +277,126 @@ impl<'a> Reader<'a> {
     }
 }
 
+/// `acc = prev + the rows add - the rows sub`, lane by lane, in one pass.
 #[inline(always)]
-fn add_row(acc: &mut [i16], row: &[i16]) {
+fn fused<const A: usize, const S: usize>(
+    acc: &mut [i16],
+    prev: &[i16],
+    add: [&[i16]; A],
+    sub: [&[i16]; S],
+) {
     #[cfg(target_arch = "x86_64")]
     if *HAS_AVX2 {
         // SAFETY: the CPU has AVX2 (checked at run time).
-        unsafe { add_row_avx2(acc, row) };
+        unsafe { fused_avx2(acc, prev, add, sub) };
         return;
     }
-    add_row_plain(acc, row);
+    fused_plain(acc, prev, add, sub);
 }
 
 #[inline(always)]
-fn add_row_plain(acc: &mut [i16], row: &[i16]) {
-    for (x, y) in acc.iter_mut().zip(row) {
-        *x = x.wrapping_add(*y);
+fn fused_plain<const A: usize, const S: usize>(
+    acc: &mut [i16],
+    prev: &[i16],
+    add: [&[i16]; A],
+    sub: [&[i16]; S],
+) {
+    let n = acc.len();
+    let prev = &prev[..n];
+    let add = add.map(|r| &r[..n]);
+    let sub = sub.map(|r| &r[..n]);
+    for i in 0..n {
+        let mut v = prev[i];
+        for r in &add {
+            v = v.wrapping_add(r[i]);
+        }
+        for r in &sub {
+            v = v.wrapping_sub(r[i]);
+        }
+        acc[i] = v;
     }
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-fn add_row_avx2(acc: &mut [i16], row: &[i16]) {
-    add_row_plain(acc, row);
+fn fused_avx2<const A: usize, const S: usize>(
+    acc: &mut [i16],
+    prev: &[i16],
+    add: [&[i16]; A],
+    sub: [&[i16]; S],
+) {
+    fused_plain(acc, prev, add, sub);
 }
 
+/// Lanes summed at once by [`blocked`]: a block of the accumulator the compiler keeps in
+/// registers while every row's part is added to it.
+const BLOCK: usize = 64;
+
+/// `acc = prev + the rows add - the rows sub` of `w1` (rows of `hidden`), block by block, so
+/// that the accumulator is read and written once whatever the number of rows.
 #[inline(always)]
-fn sub_row(acc: &mut [i16], row: &[i16]) {
+fn blocked(acc: &mut [i16], prev: &[i16], w1: &[i16], hidden: usize, add: &[usize], sub: &[usize]) {
     #[cfg(target_arch = "x86_64")]
     if *HAS_AVX2 {
         // SAFETY: the CPU has AVX2 (checked at run time).
-        unsafe { sub_row_avx2(acc, row) };
+        unsafe { blocked_avx2(acc, prev, w1, hidden, add, sub) };
         return;
     }
-    sub_row_plain(acc, row);
+    blocked_plain(acc, prev, w1, hidden, add, sub);
 }
 
 #[inline(always)]
-fn sub_row_plain(acc: &mut [i16], row: &[i16]) {
-    for (x, y) in acc.iter_mut().zip(row) {
-        *x = x.wrapping_sub(*y);
+fn blocked_plain(
+    acc: &mut [i16],
+    prev: &[i16],
+    w1: &[i16],
+    hidden: usize,
+    add: &[usize],
+    sub: &[usize],
+) {
+    // `hidden` is a multiple of 16; a last block shorter than BLOCK is summed lane by lane.
+    let mut start = 0;
+    while start + BLOCK <= hidden {
+        let mut regs = [0i16; BLOCK];
+        regs.copy_from_slice(&prev[start..start + BLOCK]);
+        for &i in add {
+            let row: &[i16; BLOCK] = w1[i * hidden + start..][..BLOCK].try_into().unwrap();
+            for (x, y) in regs.iter_mut().zip(row) {
+                *x = x.wrapping_add(*y);
+            }
+        }
+        for &i in sub {
+            let row: &[i16; BLOCK] = w1[i * hidden + start..][..BLOCK].try_into().unwrap();
+            for (x, y) in regs.iter_mut().zip(row) {
+                *x = x.wrapping_sub(*y);
+            }
+        }
+        acc[start..start + BLOCK].copy_from_slice(&regs);
+        start += BLOCK;
+    }
+    for lane in start..hidden {
+        let mut v = prev[lane];
+        for &i in add {
+            v = v.wrapping_add(w1[i * hidden + lane]);
+        }
+        for &i in sub {
+            v = v.wrapping_sub(w1[i * hidden + lane]);
+        }
+        acc[lane] = v;
     }
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-fn sub_row_avx2(acc: &mut [i16], row: &[i16]) {
-    sub_row_plain(acc, row);
+fn blocked_avx2(
+    acc: &mut [i16],
+    prev: &[i16],
+    w1: &[i16],
+    hidden: usize,
+    add: &[usize],
+    sub: &[usize],
+) {
+    blocked_plain(acc, prev, w1, hidden, add, sub);
 }
 
 /// The sum over the neurons of `clamp(a, 0, QA)^2 * w`, in blocks of 64 whose 32-bit sums
@@ -346,24 +440,22 @@ fn dot_avx2(a: &[i16], w: &[i16]) -> i64 {
 }
 
 /// [`dot`] with 16-bit products: `clamp(a) * w` in i16 (exact, as `|w| <= W2_SHORT`), then
-/// times `clamp(a)` and summed in pairs into i32 lanes (`vpmaddwd`). Summed into i64 every
-/// 512 neurons, so that no i32 lane overflows whatever the hidden layer's size (a lane gathers
-/// at most 64 products of at most `QA * i16::MAX` between two flushes).
+/// times `clamp(a)` and summed in pairs into i32 lanes (`vpmaddwd`). The lanes are summed
+/// into i64 every 256 neurons, so that nothing overflows whatever the hidden layer's size:
+/// a lane gathers 32 products of at most `QA * i16::MAX` between two flushes, and the eight
+/// lanes' sum stays within i32. The length is a multiple of 16 (hidden layers are).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 fn dot_avx2_short(a: &[i16], w: &[i16]) -> i64 {
     use std::arch::x86_64::*;
-    const _: () = assert!(64 * QA as i64 * i16::MAX as i64 <= i32::MAX as i64);
-    let n = a.len().min(w.len());
+    const _: () = assert!(8 * 32 * QA as i64 * i16::MAX as i64 <= i32::MAX as i64);
+    let n = a.len().min(w.len()) / 16 * 16;
     let zero = _mm256_setzero_si256();
     let qa = _mm256_set1_epi16(QA as i16);
     let mut total = 0i64;
-    let mut start = 0;
-    while start < n {
-        let end = (start + 512).min(n);
+    for block in (0..n).step_by(256) {
         let mut sum = _mm256_setzero_si256();
-        let mut i = start;
-        while i + 16 <= end {
+        for i in (block..(block + 256).min(n)).step_by(16) {
             // SAFETY: `i + 16 <= n`, within both slices; unaligned loads.
             let (x, y) = unsafe {
                 (
@@ -373,15 +465,14 @@ fn dot_avx2_short(a: &[i16], w: &[i16]) -> i64 {
             };
             let c = _mm256_min_epi16(_mm256_max_epi16(x, zero), qa);
             sum = _mm256_add_epi32(sum, _mm256_madd_epi16(_mm256_mullo_epi16(c, y), c));
-            i += 16;
         }
-        let mut lanes = [0i32; 8];
-        // SAFETY: `lanes` is 32 bytes; an unaligned store.
-        unsafe { _mm256_storeu_si256(lanes.as_mut_ptr().cast(), sum) };
-        total += lanes.iter().map(|&v| v as i64).sum::<i64>();
-        // A tail shorter than 16 (never: hidden is a multiple of 16).
-        total += dot_plain(&a[i..end], &w[i..end]);
-        start = end;
+        let s = _mm_add_epi32(
+            _mm256_castsi256_si128(sum),
+            _mm256_extracti128_si256(sum, 1),
+        );
+        let s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0b01_00_11_10));
+        let s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0b10_11_00_01));
+        total += _mm_cvtsi128_si32(s) as i64;
     }
     total
 }

@@ -39,8 +39,13 @@ pub struct Spec {
     pub colours: usize,
     /// Each colour's view of the board: `view[colour][cell]` is the cell it sees.
     pub view: Vec<Vec<u16>>,
+    /// [`Spec::view`] in one array, colour-major, for the evaluation's inner loop.
+    flat_view: Vec<u16>,
     /// Pieces on the board at the start (for the output buckets).
     pub start_pieces: usize,
+    /// Whether the variant holds pieces off the board (its FEN has a holdings field, as Pole
+    /// Chess and Polyhedron have): where not, the hands are not read.
+    pub holds: bool,
     /// A hash of everything above and of the geometry's coordinates.
     pub fingerprint: u64,
 }
@@ -62,13 +67,16 @@ impl Spec {
         let view = (0..colours)
             .map(|c| view_of(&coords, &placed, Colour(c as u8)))
             .collect();
+        let view: Vec<Vec<u16>> = view;
         let mut spec = Spec {
             variant: variant.name().to_string(),
             cells: coords.len(),
             kinds,
             colours,
+            flat_view: view.concat(),
             view,
             start_pieces: placed.len(),
+            holds: variant.start_fen().contains('['),
             fingerprint: 0,
         };
         spec.fingerprint = spec.hash(&coords);
@@ -89,14 +97,16 @@ impl Spec {
     /// order.
     #[inline(always)]
     pub fn relation(&self, of: usize, colour: Colour) -> usize {
-        (colour.idx() + self.colours - of) % self.colours
+        // Two or four colours: a mask instead of a division.
+        debug_assert!(self.colours.is_power_of_two());
+        (colour.idx() + self.colours - of) & (self.colours - 1)
     }
 
     /// The input of a piece of `colour` and `kind` on `cell`, seen from `of`.
     #[inline(always)]
     pub fn board_input(&self, of: usize, colour: Colour, kind: Kind, cell: Cell) -> usize {
         (self.relation(of, colour) * self.kinds + kind as usize) * self.cells
-            + self.view[of][cell] as usize
+            + self.flat_view[of * self.cells + cell] as usize
     }
 
     /// The input "at least `n` (1 ..= [`HAND_CAP`]) of `kind` in `colour`'s hand", seen from

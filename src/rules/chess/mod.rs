@@ -295,6 +295,8 @@ impl VariantRules<1> for Chess {
         p.draw()
     }
 
+    const HOLDS: bool = true;
+
     #[inline(always)]
     fn hand_count(p: &ChessPosition, colour: Colour, kind: Kind) -> usize {
         (kind == kind::POLE && p.state.hand[colour.idx()]) as usize

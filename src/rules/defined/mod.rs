@@ -351,6 +351,8 @@ impl VariantRules<W> for Defined {
         p.draw()
     }
 
+    const HOLDS: bool = true;
+
     #[inline(always)]
     fn hand_count(p: &DefinedPosition, colour: Colour, kind: Kind) -> usize {
         p.state

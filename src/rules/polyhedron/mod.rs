@@ -159,6 +159,8 @@ impl VariantRules<5> for Polyhedron {
         p.draw()
     }
 
+    const HOLDS: bool = true;
+
     #[inline(always)]
     fn hand_count(p: &PolyhedronPosition, colour: Colour, kind: Kind) -> usize {
         p.state.reserves[colour.idx()].count(kind)

@@ -289,6 +289,10 @@ pub trait VariantRules<const W: usize>: Sized + Clone + PartialEq + Send + Sync 
     /// The drawing of the `d` command.
     fn drawing(p: &Position<Self, W>) -> String;
 
+    /// Whether the variant ever holds pieces off the board (Poles in hand, reserves): where
+    /// not, a network does not read [`VariantRules::hand_count`].
+    const HOLDS: bool = false;
+
     /// How many pieces of `kind` `colour` holds off the board, as [`VariantRules::in_hand`]
     /// counts them but without building a list (a network reads it at every evaluation).
     fn hand_count(_p: &Position<Self, W>, _colour: Colour, _kind: Kind) -> usize {
