@@ -44,6 +44,10 @@ pub struct Args {
     /// Seed of the initial weights and the shuffles.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Mirror a random half of the positions left to right each epoch (for variants whose
+    /// rules are symmetric that way, as chess's are but for castling).
+    #[arg(long)]
+    mirror: bool,
     /// Hidden neurons per perspective (a multiple of 16, at most 2048).
     #[arg(long, default_value_t = 256)]
     hidden: usize,
@@ -99,6 +103,7 @@ pub fn run(args: Args) -> Result<(), String> {
         threads: args.threads.max(1),
         seed: args.seed,
         weight_decay: args.weight_decay,
+        mirror: args.mirror,
     };
     let spec = Spec::of(variant);
     let mut net = match &args.init {

@@ -52,6 +52,8 @@ pub struct Packed {
     score: i16,
     /// The result for White's team: 0 a loss, 1 a draw, 2 a win.
     result: u8,
+    /// Shown mirrored left to right this epoch ([`Config::mirror`]).
+    mirrored: bool,
     /// The evaluation by terms for the team to move (validation positions from text files),
     /// to compare the network's fit with; `None` where it is not known.
     terms: Option<i16>,
@@ -119,6 +121,7 @@ impl Builder {
             team: g.team_to_move() as u8,
             score: score.clamp(-30000, 30000) as i16,
             result: (result * 2.0).round() as u8,
+            mirrored: false,
             terms: terms.map(|t| t.clamp(-30000, 30000) as i16),
         });
     }
@@ -136,9 +139,9 @@ fn item(colour: Colour, kind: Kind, at: u32) -> Item {
     at | (kind as u32) << 16 | (colour.0 as u32) << 24
 }
 
-/// The input of `item` seen from `of`.
+/// The input of `item` seen from `of`, on the board mirrored left to right if `mirrored`.
 #[inline(always)]
-fn input_of(spec: &Spec, of: usize, item: Item) -> usize {
+fn input_of(spec: &Spec, of: usize, item: Item, mirrored: bool) -> usize {
     let (at, kind, colour) = (
         (item & 0xffff) as usize,
         ((item >> 16) & 0xff) as Kind,
@@ -147,7 +150,11 @@ fn input_of(spec: &Spec, of: usize, item: Item) -> usize {
     if item & IN_HAND != 0 {
         spec.hand_input(of, colour, kind, at)
     } else {
-        spec.board_input(of, colour, kind, at)
+        let cell = match (&spec.mirror, mirrored) {
+            (Some(m), true) => m[at] as usize,
+            _ => at,
+        };
+        spec.board_input(of, colour, kind, cell)
     }
 }
 
@@ -331,8 +338,12 @@ fn position(
     let us = p.side as usize;
     let them = (us + 1) % spec.colours;
     let items = data.items_of(p);
-    let feats: [Vec<usize>; 2] =
-        [us, them].map(|of| items.iter().map(|&i| input_of(spec, of, i)).collect());
+    let feats: [Vec<usize>; 2] = [us, them].map(|of| {
+        items
+            .iter()
+            .map(|&i| input_of(spec, of, i, p.mirrored))
+            .collect()
+    });
     let (cp, acc) = net.forward(&feats[0], &feats[1], p.pieces as usize);
     let pred = sigmoid(cp / k);
     let diff = pred - target(p, k, lambda);
@@ -430,6 +441,10 @@ pub struct Config {
     pub seed: u64,
     /// L2 weight decay per step.
     pub weight_decay: f32,
+    /// Mirror a random half of the positions left to right each epoch (twice the positions,
+    /// for variants symmetric that way: chess but for castling, which the inputs do not
+    /// show). Ignored where the board is not symmetric ([`Spec::mirror`]).
+    pub mirror: bool,
 }
 
 impl Default for Config {
@@ -443,6 +458,7 @@ impl Default for Config {
             threads: 2,
             seed: 1,
             weight_decay: 0.01,
+            mirror: false,
         }
     }
 }
@@ -516,6 +532,11 @@ pub fn train(
     let total_batches = (batches_per_epoch * config.epochs) as f32;
     for epoch in 1..=config.epochs {
         train.positions.shuffle(&mut rng);
+        if config.mirror && net.spec.mirror.is_some() {
+            for p in train.positions.iter_mut() {
+                p.mirrored = rng.r#gen::<bool>();
+            }
+        }
         let data: &Data = train;
         let mut loss = 0.0;
         for (bi, batch) in data.positions.chunks(config.batch).enumerate() {
@@ -648,7 +669,7 @@ mod tests {
             let p = d.positions[0];
             let mut g = net.zeros_like();
             position(&net, &d, &p, 180.0, 0.5, Some(&mut g));
-            let f = input_of(&spec, p.side as usize, d.items_of(&p)[3]);
+            let f = input_of(&spec, p.side as usize, d.items_of(&p)[3], false);
             let h = net.hidden;
             for (param, i) in [
                 (0usize, f * h + 5),
@@ -712,7 +733,7 @@ mod tests {
                 .map(|&of| {
                     d.items_of(&p)
                         .iter()
-                        .map(|&i| input_of(&spec, of, i))
+                        .map(|&i| input_of(&spec, of, i, false))
                         .collect()
                 })
                 .collect();

@@ -46,6 +46,10 @@ pub struct Spec {
     /// Whether the variant holds pieces off the board (its FEN has a holdings field, as Pole
     /// Chess and Polyhedron have): where not, the hands are not read.
     pub holds: bool,
+    /// The board mirrored left to right (files reversed), where that maps the board onto
+    /// itself: training may show a position mirrored too (`strata train-net --mirror`, for
+    /// variants whose rules are symmetric that way, as chess's are but for castling).
+    pub mirror: Option<Vec<u16>>,
     /// A hash of everything above and of the geometry's coordinates.
     pub fingerprint: u64,
 }
@@ -77,6 +81,7 @@ impl Spec {
             view,
             start_pieces: placed.len(),
             holds: variant.start_fen().contains('['),
+            mirror: mirror_of(&coords),
             fingerprint: 0,
         };
         spec.fingerprint = spec.hash(&coords);
@@ -156,6 +161,23 @@ impl Spec {
         }
         h
     }
+}
+
+/// The board's cells mirrored left to right, if that maps the board onto itself.
+fn mirror_of(coords: &[Coord]) -> Option<Vec<u16>> {
+    let at: HashMap<Coord, usize> = coords.iter().enumerate().map(|(i, &c)| (c, i)).collect();
+    let lo = coords.iter().map(|c| c.x).min()?;
+    let hi = coords.iter().map(|c| c.x).max()?;
+    coords
+        .iter()
+        .map(|c| {
+            at.get(&Coord {
+                x: lo + hi - c.x,
+                ..*c
+            })
+            .map(|&i| i as u16)
+        })
+        .collect()
 }
 
 /// `colour`'s view of the board: for colour 0 the cells themselves; for another, the first
@@ -238,6 +260,8 @@ mod tests {
             (7, 0, 2)
         );
         assert_eq!(s.inputs(), 768 + 2 * 6 * HAND_CAP);
+        let mirror = s.mirror.unwrap();
+        assert_eq!((mirror[0], mirror[12], mirror[63]), (7, 11, 56));
     }
 
     /// Every variant's views are permutations of its cells that carry each colour's start
