@@ -25,6 +25,10 @@ pub struct Args {
     /// Also print every position's nodes, time and depth reached.
     #[arg(long)]
     verbose: bool,
+    /// What `setoption name EvalFile` takes: a network file for the variant it names, or
+    /// `none` for the hand-written evaluations (to compare their speed).
+    #[arg(long)]
+    eval_file: Option<String>,
 }
 
 /// Runs `strata bench`.
@@ -36,6 +40,9 @@ pub fn run(args: Args) -> Result<(), String> {
     };
     if args.threads == 0 || args.hash == 0 {
         return Err("--threads and --hash must be at least 1".into());
+    }
+    if let Some(value) = &args.eval_file {
+        say(&crate::eval::nnue::load(value)?);
     }
     let never = Arc::new(AtomicBool::new(false));
     let results = crate::search::bench::run(&variants, args.depth, args.threads, args.hash, &never);
