@@ -6,4 +6,5 @@
 pub mod data;
 pub mod datagen;
 pub mod net_train;
+pub mod records;
 pub mod texel;
