@@ -37,9 +37,21 @@ fn datagen(pre: &[&str], args: &str, out: &Path) -> Vec<u8> {
 fn shards_are_reproduced_byte_for_byte_and_concatenate() {
     let dir = scratch("datagen-shards");
     let common = "--variant chess --games 3 --nodes 200 --seed 9";
-    let a1 = datagen(&[], &format!("{common} --shard 1 --threads 1"), &dir.join("a1.bin"));
-    let a2 = datagen(&[], &format!("{common} --shard 1 --threads 2"), &dir.join("a2.bin"));
-    let b = datagen(&[], &format!("{common} --shard 2 --threads 2"), &dir.join("b.bin"));
+    let a1 = datagen(
+        &[],
+        &format!("{common} --shard 1 --threads 1"),
+        &dir.join("a1.bin"),
+    );
+    let a2 = datagen(
+        &[],
+        &format!("{common} --shard 1 --threads 2"),
+        &dir.join("a2.bin"),
+    );
+    let b = datagen(
+        &[],
+        &format!("{common} --shard 2 --threads 2"),
+        &dir.join("b.bin"),
+    );
     assert_eq!(a1, a2, "shard 1 differs between 1 and 2 threads");
     assert_ne!(a1, b);
     // The header's note is the command that reproduces the file (no --threads in it).
@@ -51,7 +63,11 @@ fn shards_are_reproduced_byte_for_byte_and_concatenate() {
     let cat = dir.join("all.bin");
     std::fs::write(&cat, [a1.clone(), b.clone()].concat()).unwrap();
     let read = |p: &Path| records::read(p.to_str().unwrap(), Variant::Chess).unwrap();
-    let (ra, rb, all) = (read(&dir.join("a1.bin")), read(&dir.join("b.bin")), read(&cat));
+    let (ra, rb, all) = (
+        read(&dir.join("a1.bin")),
+        read(&dir.join("b.bin")),
+        read(&cat),
+    );
     assert!(!ra.is_empty() && !rb.is_empty());
     assert_eq!(all, [ra.clone(), rb.clone()].concat());
     assert_ne!(ra[0], rb[0], "shards 1 and 2 start alike");
