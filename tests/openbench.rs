@@ -540,6 +540,10 @@ fn the_worker_patch_is_the_one_mirrored_here() {
         "+    return '-openings random-plies=8 seed=%d' % (seed)",
         "+    seed  = config.workload['test']['book_seed'] * 1000003 + start",
         "+        return os.path.join('Engines', dev_cmd) + ' match' + flags",
+        "+            args['setup'] = ['setoption name UCI_Variant value %s' % (variant)]",
+        "+    command += args.get('setup', [])",
+        "+            epd = fen if args.get('setup') else convert_fen_to_epd(fen)",
+        "+            flags += ' ' + MatchRunner.book_settings(config, runner_idx)",
     ] {
         assert!(patch.contains(line), "worker.patch lacks: {line}");
     }
