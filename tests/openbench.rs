@@ -656,7 +656,7 @@ fn the_workers_genfens_book_is_built_and_played() {
         book_index: 0,
         book_seed: 5,
         concurrency_per: 2,
-        rounds_per_runner: 4,
+        rounds_per_runner: 2,
         win_adj: "movecount=3 score=400",
         draw_adj: "movenumber=40 movecount=8 score=10",
         options: "Threads=1 Hash=16",

@@ -307,13 +307,7 @@ pub fn play(config: &Config, index: usize, shared: &Shared, pool: &rayon::Thread
     };
     for k in &mut samples {
         k.sample.result = result;
-        k.record.result = if result > 0.5 {
-            2
-        } else if result < 0.5 {
-            0
-        } else {
-            1
-        };
+        k.record.result = records::result_code(result);
     }
     (samples, result)
 }

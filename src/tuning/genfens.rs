@@ -2,8 +2,9 @@
 //! workloads (its worker runs `engine "genfens N seed S book <None|PATH> <extra>" "quit"` and
 //! reads `info string genfens <FEN>` lines: contrib/openbench/README.md).
 //!
-//! Each position is [`PLIES`] uniformly random plies from the variant's start position, or
-//! [`BOOK_PLIES`] from a line of the book (an EPD/FEN or PGN file of the variant, picked at
+//! Each position is [`PLIES`] uniformly random plies from the variant's start position (with
+//! Chess960 on, from one of the 960 picked at random), or [`BOOK_PLIES`] from a line of the
+//! book (an EPD/FEN or PGN file of the variant, picked at
 //! random), all drawn from one generator seeded by the seed: the same seed, variant and book
 //! give the same positions. A position is kept when the game has not ended, the side to move
 //! is not in check, a search of [`NODES`] nodes scores it within [`MAX_SCORE`] centipawns of
@@ -15,7 +16,7 @@ use std::path::PathBuf;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
-use crate::rules::{AnyGame, Game, MoveList, Variant};
+use crate::rules::{Game, MoveList, Variant};
 use crate::runner::args::OpeningsConfig;
 use crate::runner::openings::Openings;
 use crate::search::{Limits, Settings, Shared, Silent, search, thread_pool};
@@ -61,18 +62,21 @@ pub fn generate(
             req.count
         ));
     }
-    let book = match &req.book {
-        None => None,
-        Some(path) => {
-            let cfg = OpeningsConfig {
-                file: Some(PathBuf::from(path)),
-                pgn: path.to_ascii_lowercase().ends_with(".pgn"),
-                ..OpeningsConfig::default()
-            };
-            let o = Openings::load(&cfg, variant, false, req.seed)
-                .map_err(|e| format!("genfens: {e}"))?;
-            Some(o)
-        }
+    // Without a book: the start position, or with Chess960 the 960 start positions.
+    let cfg = OpeningsConfig {
+        file: req.book.as_ref().map(PathBuf::from),
+        pgn: req
+            .book
+            .as_ref()
+            .is_some_and(|b| b.to_ascii_lowercase().ends_with(".pgn")),
+        ..OpeningsConfig::default()
+    };
+    let starts =
+        Openings::load(&cfg, variant, chess960, req.seed).map_err(|e| format!("genfens: {e}"))?;
+    let plies = if req.book.is_some() {
+        BOOK_PLIES
+    } else {
+        PLIES
     };
     let mut rng = StdRng::seed_from_u64(req.seed);
     let shared = Shared::new(1);
@@ -86,16 +90,10 @@ pub fn generate(
     let mut list = MoveList::new();
     let most = req.count * TRIES_PER_POSITION + 1000;
     for _ in 0..most {
-        let (mut g, plies) = match &book {
-            Some(b) => {
-                let o = b.get(rng.gen_range(0..b.len()));
-                (
-                    o.position(variant).map_err(|e| format!("genfens: {e}"))?,
-                    BOOK_PLIES,
-                )
-            }
-            None => (AnyGame::startpos(variant), PLIES),
-        };
+        let start = starts.get(rng.gen_range(0..starts.len()));
+        let mut g = start
+            .position(variant)
+            .map_err(|e| format!("genfens: {e}"))?;
         g.set_chess960(chess960);
         let mut ended = false;
         for _ in 0..plies {
@@ -131,6 +129,7 @@ pub fn generate(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::AnyGame;
 
     fn run(variant: Variant, req: &Request) -> Result<Vec<String>, String> {
         let mut out = Vec::new();
@@ -160,6 +159,34 @@ mod tests {
             assert_eq!(run(v, &req).unwrap(), fens, "{}", v.name());
             let other = run(v, &Request { seed: 18, ..req }).unwrap();
             assert_ne!(other, fens, "{}", v.name());
+        }
+    }
+
+    #[test]
+    fn chess960_starts_from_random_start_positions() {
+        let req = Request {
+            count: 4,
+            seed: 3,
+            book: None,
+        };
+        let mut fens = Vec::new();
+        generate(Variant::Chess, true, &req, &mut |f| {
+            fens.push(f.to_string())
+        })
+        .unwrap();
+        assert_eq!(fens.len(), 4);
+        // Shredder-FEN castling files other than the classical H and A: a 960 start.
+        let castling: Vec<&str> = fens.iter().map(|f| f.split(' ').nth(2).unwrap()).collect();
+        assert!(
+            castling
+                .iter()
+                .any(|c| c.chars().any(|x| !"HAha-".contains(x))),
+            "{fens:?}"
+        );
+        for f in &fens {
+            let mut g = AnyGame::from_fen(Variant::Chess, f).unwrap();
+            g.set_chess960(true);
+            assert_eq!(&g.fen(), f);
         }
     }
 

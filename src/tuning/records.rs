@@ -120,8 +120,8 @@ impl Record {
     }
 }
 
-/// 0, 1 or 2 for a result of 0.0, 0.5 or 1.0.
-fn result_code(result: f64) -> u8 {
+/// 0, 1 or 2 for a result of 0.0, 0.5 or 1.0 (above 0.5 a win, below a loss).
+pub fn result_code(result: f64) -> u8 {
     if result > 0.5 {
         2
     } else if result < 0.5 {
