@@ -28,6 +28,21 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
+/// Runs `command`, again while the executable is busy: a binary copied here may still be
+/// open for writing in a child that another test thread forked during the copy (ETXTBSY)
+/// for a moment.
+fn output_of(command: &mut Command) -> std::process::Output {
+    for _ in 0..100 {
+        match command.output() {
+            Err(e) if e.kind() == std::io::ErrorKind::ExecutableFileBusy => {
+                std::thread::sleep(std::time::Duration::from_millis(20))
+            }
+            result => return result.unwrap(),
+        }
+    }
+    panic!("{command:?}: the executable stays busy")
+}
+
 /// Client/bench.py `parse_stream_output`: from the last line up, the first match of each
 /// pattern after every run of characters other than letters, digits and spaces became one
 /// space; the number in it.
@@ -374,11 +389,7 @@ fn play_worker_command(dir_name: &str, w: &Workload, book: &[&str]) {
     } else {
         dir.join(argv.remove(0)).display().to_string()
     };
-    let out = Command::new(&program)
-        .args(&argv)
-        .current_dir(&dir)
-        .output()
-        .unwrap();
+    let out = output_of(Command::new(&program).args(&argv).current_dir(&dir));
     let stdout = String::from_utf8(out.stdout).unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
@@ -570,11 +581,11 @@ fn genfens_command(
 /// `genfens_single_threaded`: stdout and stderr together, every line that starts with
 /// `info string genfens `, split on `genfens ` and stripped on the right.
 fn genfens_output(dir: &Path, command: &[String]) -> Vec<String> {
-    let out = Command::new(dir.join(&command[0]))
-        .args(&command[1..])
-        .current_dir(dir)
-        .output()
-        .unwrap();
+    let out = output_of(
+        Command::new(dir.join(&command[0]))
+            .args(&command[1..])
+            .current_dir(dir),
+    );
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap() + &String::from_utf8(out.stderr).unwrap();
     text.split_inclusive('\n')
