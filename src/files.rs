@@ -74,6 +74,16 @@ pub fn read_regular_bytes(path: &str, limit: usize, what: &str) -> Result<Vec<u8
     Ok(bytes)
 }
 
+/// Opens the regular file at `path` for reading, of any size (the caller bounds what it
+/// reads); a FIFO, device or directory is refused at once.
+pub fn open_regular(path: &str) -> Result<File, String> {
+    let mut options = OpenOptions::new();
+    options.read(true);
+    let file = open_nonblocking(options, path).map_err(|e| e.to_string())?;
+    not_regular(&file)?;
+    Ok(file)
+}
+
 /// Opens the regular file at `path` for writing, created if it does not exist, emptied if
 /// it does; a FIFO, device or directory is refused at once.
 pub fn create_regular(path: &str) -> Result<File, String> {

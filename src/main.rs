@@ -1,6 +1,8 @@
 //! The `strata` binary: the protocol engine by default, plus the `perft`, `bench`, `match`,
 //! `gui`, `datagen`, `tune`, `train-net` and `variants` subcommands, each in its module of
-//! [`strata::cli`].
+//! [`strata::cli`]. Any other arguments are protocol commands, one an argument, run in order
+//! as if typed and followed by the end of input (`strata "genfens 10 seed 1 book None"
+//! quit`, as OpenBench's worker runs it).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -48,6 +50,11 @@ enum Cmd {
     TrainNet(train_net::Args),
     /// Print every variant this binary plays (with `--variant-file`, those too), one a line.
     Variants(variants::Args),
+    /// Protocol commands, one an argument (`strata "setoption name UCI_Variant value pole"
+    /// "genfens 5 seed 1 book None" quit`): run in order as if typed, then the end of input
+    /// once a search or count they started has ended.
+    #[command(external_subcommand)]
+    Commands(Vec<String>),
 }
 
 fn main() -> ExitCode {
@@ -79,6 +86,10 @@ fn main() -> ExitCode {
         Some(Cmd::Tune(args)) => tune::run(args),
         Some(Cmd::TrainNet(args)) => train_net::run(args),
         Some(Cmd::Variants(args)) => variants::run(args),
+        Some(Cmd::Commands(lines)) => {
+            strata::protocol::run_commands(&lines, Arc::new(strata::protocol::Stdout));
+            Ok(())
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

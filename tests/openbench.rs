@@ -7,7 +7,9 @@
 //! (Client/worker.py `build_runner_command` and the `MatchRunner` methods it calls, plus
 //! contrib/openbench/worker.patch for our variants), its output read as
 //! `run_and_parse_runner` and `MatchRunner.update_results` read it and its PGN sliced as
-//! `PGNHelper.slice_pgn_file` slices it.
+//! `PGNHelper.slice_pgn_file` slices it. A data-generation workload first builds its book
+//! with `genfens` (Client/genfens.py `create_genfens_opening_book`, called by
+//! Client/worker.py `safe_create_genfens_opening_book`), then plays from it.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -24,6 +26,21 @@ fn scratch(name: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
+}
+
+/// Runs `command`, again while the executable is busy: a binary copied here may still be
+/// open for writing in a child that another test thread forked during the copy (ETXTBSY)
+/// for a moment.
+fn output_of(command: &mut Command) -> std::process::Output {
+    for _ in 0..100 {
+        match command.output() {
+            Err(e) if e.kind() == std::io::ErrorKind::ExecutableFileBusy => {
+                std::thread::sleep(std::time::Duration::from_millis(20))
+            }
+            result => return result.unwrap(),
+        }
+    }
+    panic!("{command:?}: the executable stays busy")
 }
 
 /// Client/bench.py `parse_stream_output`: from the last line up, the first match of each
@@ -183,6 +200,8 @@ struct Workload {
     time_control: &'static str,
     /// contrib/openbench/worker.patch: the test's strata variant, if any.
     strata_variant: Option<&'static str>,
+    /// A DATAGEN workload: the openings come from the genfens book.
+    datagen: bool,
 }
 
 /// `scale_time_control` for the two forms used here: `N=` and `X+Y`.
@@ -225,12 +244,21 @@ fn runner_command(w: &Workload, dev: &str, base: &str, pgn: &str) -> String {
     };
     let pairs = u64::from(w.rounds_per_runner / 2);
     let start = w.book_index + runner_idx * pairs;
-    let book = format!(
-        "-openings file=Books/{} format={} order=random start={start} -srand {}",
-        w.book_name,
-        w.book_name.rsplit('.').next().unwrap(),
-        w.book_seed
+    // MatchRunner.book_settings for DATAGEN (play_reverses true: no_reverse 0).
+    let genfens_book = format!(
+        "-openings file=Books/openbench.genfens.epd format=epd order=sequential start={}",
+        1 + runner_idx * pairs
     );
+    let book = if w.datagen {
+        genfens_book.clone()
+    } else {
+        format!(
+            "-openings file=Books/{} format={} order=random start={start} -srand {}",
+            w.book_name,
+            w.book_name.rsplit('.').next().unwrap(),
+            w.book_seed
+        )
+    };
     let pgnout = format!(
         "-pgnout file={pgn} seldepth=true nodes=true match_line={}",
         shlex_quote("^info string pgncomment .*")
@@ -243,10 +271,16 @@ fn runner_command(w: &Workload, dev: &str, base: &str, pgn: &str) -> String {
         ),
         Some(v) => format!(
             "Engines/{dev} match -recover -variant {v} {concurrency} {adjudication} {} {} \
-             -openings random-plies=8 seed={} {pgnout}",
+             {} {pgnout}",
             engine(dev, "dev"),
             engine(base, "base"),
-            w.book_seed * 1_000_003 + start
+            match w.datagen {
+                true => genfens_book,
+                false => format!(
+                    "-openings random-plies=8 seed={}",
+                    w.book_seed * 1_000_003 + start
+                ),
+            }
         ),
     }
 }
@@ -339,7 +373,12 @@ fn play_worker_command(dir_name: &str, w: &Workload, book: &[&str]) {
     for name in [dev, base] {
         std::fs::copy(strata(), dir.join("Engines").join(name)).unwrap();
     }
-    std::fs::write(dir.join("Books").join(w.book_name), book.join("\n")).unwrap();
+    let book_name = if w.datagen {
+        "openbench.genfens.epd"
+    } else {
+        w.book_name
+    };
+    std::fs::write(dir.join("Books").join(book_name), book.join("\n")).unwrap();
     let pgn = "PGNs/7.13.1700000000.0.pgn";
     let command = runner_command(w, dev, base, pgn);
     let mut argv = shlex_split(&command);
@@ -350,11 +389,7 @@ fn play_worker_command(dir_name: &str, w: &Workload, book: &[&str]) {
     } else {
         dir.join(argv.remove(0)).display().to_string()
     };
-    let out = Command::new(&program)
-        .args(&argv)
-        .current_dir(&dir)
-        .output()
-        .unwrap();
+    let out = output_of(Command::new(&program).args(&argv).current_dir(&dir));
     let stdout = String::from_utf8(out.stdout).unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
@@ -443,6 +478,7 @@ fn the_workers_chess_command_line_plays_and_parses() {
             options: "Threads=1 Hash=16",
             time_control: "2.0+0.04",
             strata_variant: None,
+            datagen: false,
         },
         &[
             "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
@@ -470,6 +506,7 @@ fn the_workers_chess960_command_line_plays_and_parses() {
             options: "Threads=1 Hash=16",
             time_control: "N=4000",
             strata_variant: None,
+            datagen: false,
         },
         &[
             "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1",
@@ -495,6 +532,7 @@ fn the_patched_workers_variant_command_line_plays_and_parses() {
             options: "Threads=1 Hash=16 UCI_Variant=polyhedron",
             time_control: "N=3000",
             strata_variant: Some("polyhedron"),
+            datagen: false,
         },
         &["unused: the patch plays random openings for strata's variants"],
     );
@@ -513,7 +551,171 @@ fn the_worker_patch_is_the_one_mirrored_here() {
         "+    return '-openings random-plies=8 seed=%d' % (seed)",
         "+    seed  = config.workload['test']['book_seed'] * 1000003 + start",
         "+        return os.path.join('Engines', dev_cmd) + ' match' + flags",
+        "+            args['setup'] = ['setoption name UCI_Variant value %s' % (variant)]",
+        "+    command += args.get('setup', [])",
+        "+            epd = fen if args.get('setup') else convert_fen_to_epd(fen)",
+        "+            flags += ' ' + MatchRunner.book_settings(config, runner_idx)",
     ] {
         assert!(patch.contains(line), "worker.patch lacks: {line}");
     }
+}
+
+/// Client/genfens.py `genfens_command_builder` (with worker.patch's `setup` commands first
+/// for a strata variant): `['./Engines/<dev>', 'genfens %d seed %d book %s %s' % (N, seed,
+/// book, extra), 'quit']`.
+fn genfens_command(
+    dev: &str,
+    n: u64,
+    seed: u64,
+    book: &str,
+    extra: &str,
+    setup: &[String],
+) -> Vec<String> {
+    let mut command = vec![format!("./{}", Path::new("Engines").join(dev).display())];
+    command.extend(setup.iter().cloned());
+    command.push(format!("genfens {n} seed {seed} book {book} {extra}"));
+    command.push("quit".into());
+    command
+}
+
+/// `genfens_single_threaded`: stdout and stderr together, every line that starts with
+/// `info string genfens `, split on `genfens ` and stripped on the right.
+fn genfens_output(dir: &Path, command: &[String]) -> Vec<String> {
+    let out = output_of(
+        Command::new(dir.join(&command[0]))
+            .args(&command[1..])
+            .current_dir(dir),
+    );
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap() + &String::from_utf8(out.stderr).unwrap();
+    text.split_inclusive('\n')
+        .filter(|l| l.starts_with("info string genfens "))
+        .map(|l| l.split("genfens ").nth(1).unwrap().trim_end().to_string())
+        .collect()
+}
+
+/// `convert_fen_to_epd`: the FEN's last two fields (there must be exactly six) become
+/// `hmvc H; fmvn F;`. worker.patch writes a strata variant's FEN as it is.
+fn convert_fen_to_epd(fen: &str, patched_variant: bool) -> String {
+    if patched_variant {
+        return fen.to_string();
+    }
+    let fields: Vec<&str> = fen.split_whitespace().collect();
+    let [placement @ .., half, full] = &fields[..] else {
+        panic!("{fen}")
+    };
+    assert_eq!(
+        placement.len(),
+        4,
+        "convert_fen_to_epd cannot unpack '{fen}'"
+    );
+    let (half, full): (i64, i64) = (half.parse().unwrap(), full.parse().unwrap());
+    format!("{} hmvc {half}; fmvn {full};", placement.join(" "))
+}
+
+/// `create_genfens_opening_book` over `threads` engine processes (one seed each, as the
+/// server's `genfens_seeds`): the book's lines.
+fn genfens_book(
+    dir_name: &str,
+    w: &Workload,
+    threads: u64,
+    seeds: &[u64],
+    book: &str,
+) -> Vec<String> {
+    let dir = scratch(dir_name);
+    for sub in ["Engines", "Books"] {
+        std::fs::create_dir_all(dir.join(sub)).unwrap();
+    }
+    let dev = "strata-1a2b3c4d";
+    std::fs::copy(strata(), dir.join("Engines").join(dev)).unwrap();
+    std::fs::write(
+        dir.join("Books/strata-test.epd"),
+        "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2\n",
+    )
+    .unwrap();
+    // genfens_required_openings_each: runner-count 1, play_reverses true.
+    let total_games = u64::from(w.rounds_per_runner) / 2;
+    let n = total_games.div_ceil(threads).max(4);
+    let setup: Vec<String> = w
+        .strata_variant
+        .map(|v| format!("setoption name UCI_Variant value {v}"))
+        .into_iter()
+        .collect();
+    let mut lines = Vec::new();
+    for &seed in seeds.iter().take(threads as usize) {
+        let command = genfens_command(dev, n, seed, book, "", &setup);
+        let fens = genfens_output(&dir, &command);
+        assert_eq!(fens.len() as u64, n, "{command:?}");
+        // The same seed gives the same openings.
+        assert_eq!(genfens_output(&dir, &command), fens);
+        lines.extend(
+            fens.iter()
+                .map(|f| convert_fen_to_epd(f, w.strata_variant.is_some())),
+        );
+    }
+    let distinct: std::collections::HashSet<&String> = lines.iter().collect();
+    assert_eq!(distinct.len(), lines.len(), "{lines:?}");
+    lines
+}
+
+/// A chess DATAGEN workload: the worker's genfens command lines (without and with a book),
+/// the book built from their output, then the match played from it.
+#[test]
+fn the_workers_genfens_book_is_built_and_played() {
+    let w = Workload {
+        book_name: "None",
+        book_index: 0,
+        book_seed: 5,
+        concurrency_per: 2,
+        rounds_per_runner: 2,
+        win_adj: "movecount=3 score=400",
+        draw_adj: "movenumber=40 movecount=8 score=10",
+        options: "Threads=1 Hash=16",
+        time_control: "N=2000",
+        strata_variant: None,
+        datagen: true,
+    };
+    let book = genfens_book(
+        "openbench-genfens-chess",
+        &w,
+        2,
+        &[1_234_567, 2_147_483_647],
+        "None",
+    );
+    let from_book = genfens_book(
+        "openbench-genfens-book",
+        &w,
+        1,
+        &[42],
+        "Books/strata-test.epd",
+    );
+    assert!(
+        from_book.iter().all(|l| l.ends_with("fmvn 3;")),
+        "{from_book:?}"
+    );
+    let lines: Vec<&str> = book.iter().map(String::as_str).collect();
+    play_worker_command("openbench-datagen-chess", &w, &lines);
+}
+
+/// A Polyhedron DATAGEN workload through worker.patch: `setoption name UCI_Variant value
+/// polyhedron` before `genfens`, the FENs kept as they are, the match from that book.
+#[test]
+fn the_patched_workers_variant_genfens_book_is_built_and_played() {
+    let w = Workload {
+        book_name: "None",
+        book_index: 0,
+        book_seed: 5,
+        concurrency_per: 2,
+        rounds_per_runner: 2,
+        win_adj: "movecount=3 score=400",
+        draw_adj: "movenumber=40 movecount=8 score=10",
+        options: "Threads=1 Hash=16 UCI_Variant=polyhedron",
+        time_control: "N=2000",
+        strata_variant: Some("polyhedron"),
+        datagen: true,
+    };
+    let book = genfens_book("openbench-genfens-polyhedron", &w, 2, &[7, 8], "None");
+    assert!(book.iter().all(|l| l.contains('|')), "{book:?}");
+    let lines: Vec<&str> = book.iter().map(String::as_str).collect();
+    play_worker_command("openbench-datagen-polyhedron", &w, &lines);
 }

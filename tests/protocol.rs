@@ -982,3 +982,69 @@ fn commands_queued_behind_a_perft_are_bounded() {
     // 50 MB were sent; the engine holds 16 MiB of table, 16 MiB in flight, 4 MiB queued.
     assert!(peak_mib < 200, "peak resident {peak_mib} MiB");
 }
+
+/// `strata ARGS` with stdin closed: stdout's lines and whether it succeeded.
+fn with_args(args: &[&str]) -> (Vec<String>, bool) {
+    let out = Command::new(env!("CARGO_BIN_EXE_strata"))
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    (
+        text.lines().map(str::to_string).collect(),
+        out.status.success(),
+    )
+}
+
+#[test]
+fn commands_on_the_command_line_run_in_order_as_if_typed() {
+    // A quoted command with spaces, then more, each an argument.
+    let (lines, ok) = with_args(&["position startpos moves e2e4 e7e5", "d", "isready", "quit"]);
+    assert!(ok);
+    let fen = lines.iter().position(|l| l.starts_with("Fen: ")).unwrap();
+    assert_eq!(
+        lines[fen],
+        "Fen: rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
+    );
+    assert!(lines.iter().position(|l| l == "readyok").unwrap() > fen);
+    // A search started there runs to its end before the engine exits.
+    let (lines, ok) = with_args(&["position startpos", "go depth 5"]);
+    assert!(ok);
+    assert!(
+        lines.iter().any(|l| l.starts_with("info depth 5 ")),
+        "{lines:?}"
+    );
+    assert!(lines.last().unwrap().starts_with("bestmove "), "{lines:?}");
+    // Bad ones get the error a typed one gets; the rest still run.
+    let (lines, ok) = with_args(&[
+        "position fen nonsense",
+        "genfens 0 seed 1 book None",
+        "isready",
+    ]);
+    assert!(ok);
+    assert_eq!(errors(&lines).len(), 2, "{lines:?}");
+    assert_eq!(lines.last().map(String::as_str), Some("readyok"));
+    // A variant from a file, then genfens in it.
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/variants/raumschach.toml");
+    let (lines, ok) = with_args(&[
+        "--variant-file",
+        file,
+        "setoption name UCI_Variant value raumschach",
+        "genfens 3 seed 4 book None",
+        "quit",
+    ]);
+    assert!(ok);
+    let fens: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info string genfens "))
+        .collect();
+    assert_eq!(fens.len(), 3, "{lines:?}");
+    assert!(fens.iter().all(|f| f.matches('|').count() == 4), "{fens:?}");
+    // The subcommands are still subcommands.
+    let (lines, ok) = with_args(&["variants"]);
+    assert!(ok);
+    assert_eq!(lines.first().map(String::as_str), Some("chess"));
+    let (lines, ok) = with_args(&["perft", "2"]);
+    assert!(ok && lines.iter().any(|l| l.contains("400")), "{lines:?}");
+}

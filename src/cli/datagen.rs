@@ -5,8 +5,8 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
 
-use super::{command_line, say, variant_named};
-use crate::tuning::datagen::Config;
+use super::{say, variant_named};
+use crate::tuning::datagen::{Config, Format};
 
 /// The arguments of `strata datagen`.
 #[derive(clap::Args)]
@@ -20,39 +20,82 @@ pub struct Args {
     /// Nodes searched per move.
     #[arg(long, default_value_t = 5000)]
     nodes: u64,
-    /// Seed of the random opening plies (the same seed gives the same file).
+    /// Seed of the random opening plies (the same seed and shard give the same file).
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// This machine's share of the work, 0 to 4294967295: game i of shard K is seeded from
+    /// (seed, K, i), so the shards of one seed play different games (`cat` their binary
+    /// files together).
+    #[arg(long, default_value_t = 0)]
+    shard: u32,
     /// Uniformly random plies at the start of every game.
     #[arg(long, default_value_t = 8)]
     random_plies: usize,
-    /// Games played at the same time (one search thread each).
+    /// Games played at the same time (one search thread each), 1 to 256.
     #[arg(long, default_value_t = 1)]
     threads: usize,
-    /// Transposition table per game, MiB.
+    /// Transposition table per game, MiB, 1 to 4096.
     #[arg(long, default_value_t = 16)]
     hash: usize,
-    /// The file to write (`FEN | SCORE | RESULT` lines).
+    /// `binary` (docs/data-format.md) or `text` (`FEN | SCORE | RESULT` lines); by default
+    /// binary when `--out` ends in `.bin`, text otherwise.
+    #[arg(long, value_parser = ["text", "binary"])]
+    format: Option<String>,
+    /// The file to write.
     #[arg(long)]
     out: PathBuf,
+}
+
+/// The command that reproduces a file byte for byte: every argument that changes a game
+/// (not `--threads` or `--out`), and the variant files loaded.
+fn reproducing_command(args: &Args) -> String {
+    let files: String = std::env::args()
+        .collect::<Vec<_>>()
+        .windows(2)
+        .filter(|w| w[0] == "--variant-file")
+        .map(|w| match w[1].contains(char::is_whitespace) {
+            true => format!(" --variant-file '{}'", w[1]),
+            false => format!(" --variant-file {}", w[1]),
+        })
+        .collect();
+    format!(
+        "strata{files} datagen --variant {} --games {} --nodes {} --seed {} --shard {} \
+         --random-plies {} --hash {}",
+        args.variant, args.games, args.nodes, args.seed, args.shard, args.random_plies, args.hash
+    )
 }
 
 /// Runs `strata datagen`: the file starts with the command line that made it.
 pub fn run(args: Args) -> Result<(), String> {
     let variant = variant_named(&args.variant)?;
+    let path = args.out.to_string_lossy().to_string();
+    let format = match args.format.as_deref() {
+        Some("binary") => Format::Binary,
+        Some(_) => Format::Text,
+        None if path.ends_with(".bin") => Format::Binary,
+        None => Format::Text,
+    };
     let config = Config {
         variant,
         games: args.games,
         nodes: args.nodes,
         seed: args.seed,
+        shard: args.shard,
         random_plies: args.random_plies,
         threads: args.threads,
-        hash_mib: args.hash.max(1),
+        hash_mib: args.hash,
+        format,
+        note: reproducing_command(&args),
     };
-    let path = args.out.to_string_lossy().to_string();
-    let file = std::fs::File::create(&args.out).map_err(|e| format!("{path}: {e}"))?;
+    if config.random_plies > crate::runner::args::MAX_RANDOM_PLIES as usize {
+        return Err(format!(
+            "--random-plies: at most {}",
+            crate::runner::args::MAX_RANDOM_PLIES
+        ));
+    }
+    config.check()?;
+    let file = crate::files::create_regular(&path).map_err(|e| format!("{path}: {e}"))?;
     let mut out = std::io::BufWriter::new(file);
-    writeln!(out, "# {}", command_line()).map_err(|e| format!("{path}: {e}"))?;
     let start = Instant::now();
     let summary = crate::tuning::datagen::run(&config, &mut out, &|_, s| {
         if s.games % 10 == 0 || s.games == config.games {

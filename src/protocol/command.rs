@@ -85,6 +85,9 @@ pub enum Command {
         /// Depth override.
         depth: Option<u32>,
     },
+    /// `genfens N seed S book <None|PATH> [extra...]`: N starting positions for OpenBench's
+    /// data generation ([`crate::tuning::genfens`]); `extra` is accepted and ignored.
+    Genfens(crate::tuning::genfens::Request),
     /// `quit`
     Quit,
 }
@@ -99,6 +102,28 @@ fn parse_num<T: FromStr>(keyword: &str, value: Option<&&str>) -> Result<T, Strin
             )
         }),
     }
+}
+
+/// `genfens N seed S book <None|PATH> [extra...]`, in the order OpenBench's worker writes
+/// them.
+fn parse_genfens(tokens: &[&str]) -> Result<crate::tuning::genfens::Request, String> {
+    use crate::tuning::genfens::{MAX_COUNT, Request};
+    let usage = "genfens: expected 'genfens N seed S book <None|PATH> [extra]'";
+    let [n, seed_kw, seed, book_kw, book, ..] = tokens else {
+        return Err(usage.into());
+    };
+    if *seed_kw != "seed" || *book_kw != "book" {
+        return Err(usage.into());
+    }
+    let count: usize = parse_num("genfens", Some(n))?;
+    if !(1..=MAX_COUNT).contains(&count) {
+        return Err(format!(
+            "genfens: the count must be 1 to {MAX_COUNT}, not {count}"
+        ));
+    }
+    let seed: u64 = parse_num("seed", Some(seed))?;
+    let book = (!book.eq_ignore_ascii_case("none")).then(|| book.to_string());
+    Ok(Request { count, seed, book })
 }
 
 fn parse_go(tokens: &[&str]) -> Result<GoParams, String> {
@@ -296,6 +321,7 @@ impl FromStr for Command {
                 Ok(Command::Position { start, moves })
             }
             "go" => parse_go(rest).map(Command::Go),
+            "genfens" => parse_genfens(rest).map(Command::Genfens),
             other => Err(format!("unknown command '{}'", truncate(other, 40))),
         }
     }
@@ -349,6 +375,44 @@ mod tests {
                 moves: vec![]
             })
         );
+    }
+
+    #[test]
+    fn parses_genfens_as_openbenchs_worker_writes_it() {
+        use crate::tuning::genfens::Request;
+        let r = |count, seed, book: Option<&str>| {
+            Ok(Command::Genfens(Request {
+                count,
+                seed,
+                book: book.map(str::to_string),
+            }))
+        };
+        // Client/genfens.py genfens_command_builder: 'genfens %d seed %d book %s %s'.
+        assert_eq!(
+            "genfens 64 seed 2147483647 book None ".parse(),
+            r(64, 2147483647, None)
+        );
+        assert_eq!(
+            "genfens 1 seed 0 book Books/UHO.epd extra words".parse(),
+            r(1, 0, Some("Books/UHO.epd"))
+        );
+        for (line, wanted) in [
+            ("genfens", "expected 'genfens N seed S book"),
+            (
+                "genfens 5 book None seed 1",
+                "expected 'genfens N seed S book",
+            ),
+            ("genfens 0 seed 1 book None", "1 to 100000, not 0"),
+            ("genfens 100001 seed 1 book None", "1 to 100000, not 100001"),
+            (
+                "genfens x seed 1 book None",
+                "'genfens' value 'x' is not a valid number",
+            ),
+            ("genfens 5 seed -1 book None", "'seed' value '-1'"),
+        ] {
+            let e = line.parse::<Command>().unwrap_err();
+            assert!(e.contains(wanted), "{line}: {e}");
+        }
     }
 
     #[test]

@@ -168,6 +168,11 @@ impl Engine {
         }
     }
 
+    /// Whether no search, perft or bench runs and no command waits for one.
+    pub fn idle(&self) -> bool {
+        self.job.is_none() && self.queue.is_empty()
+    }
+
     /// Makes every job announce its end on `events` as [`Event::JobDone`]: for an engine
     /// driven by [`Engine::on_event`].
     pub fn notify_on_job_end(&mut self, events: Sender<Event>) {
@@ -265,6 +270,7 @@ impl Engine {
                     | Command::Display
                     | Command::Eval
                     | Command::Bench { .. }
+                    | Command::Genfens(_)
                     | Command::Quit
             )
     }
@@ -428,6 +434,19 @@ impl Engine {
             Command::Bench { depth } => {
                 self.finish_job();
                 self.bench(depth);
+            }
+            Command::Genfens(req) => {
+                // At once, before the next command is read: the worker sends `quit` right
+                // after it, which must not cut it short.
+                self.finish_job();
+                let (variant, chess960) = (self.game.variant(), self.game.chess960());
+                let out = self.out.clone();
+                let done = crate::tuning::genfens::generate(variant, chess960, &req, &mut |fen| {
+                    out.line(&format!("info string genfens {fen}"))
+                });
+                if let Err(e) = done {
+                    self.error(&e);
+                }
             }
             Command::Quit => {
                 self.finish_job();

@@ -40,3 +40,45 @@ pub fn run(input: impl BufRead + Send + 'static, out: Arc<dyn Output>) {
         }
     }
 }
+
+/// Runs `commands` (command-line arguments) as if typed one a line, then ends as the end of
+/// input does, but only once the engine is idle: a `go depth 12` or a `bench` among them
+/// runs to its end (`quit` among them ends at once, as typed). A command longer than
+/// [`line::MAX_INPUT_LINE`] bytes gets the error a typed one gets.
+pub fn run_commands(commands: &[String], out: Arc<dyn Output>) {
+    let (tx, rx) = std::sync::mpsc::channel();
+    let mut engine = Engine::new(out);
+    engine.notify_on_job_end(tx.clone());
+    let mut left = 0usize;
+    for command in commands {
+        // A command with line breaks in it is several lines, as typed.
+        for line in command.split(['\n', '\r']) {
+            let event = if line.len() > line::MAX_INPUT_LINE {
+                Event::TooLong(line.len())
+            } else {
+                Event::Line(line.trim().to_string())
+            };
+            left += 1;
+            if tx.send(event).is_err() {
+                return;
+            }
+        }
+    }
+    drop(tx);
+    if left == 0 {
+        engine.on_event(Event::End);
+        return;
+    }
+    while let Ok(event) = rx.recv() {
+        if matches!(event, Event::Line(_) | Event::TooLong(_)) {
+            left -= 1;
+        }
+        if !engine.on_event(event) {
+            return;
+        }
+        if left == 0 && engine.idle() {
+            engine.on_event(Event::End);
+            return;
+        }
+    }
+}

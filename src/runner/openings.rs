@@ -154,6 +154,16 @@ impl Openings {
         })
     }
 
+    /// The number of openings in the list (the file's, or one: the start position).
+    pub fn len(&self) -> usize {
+        self.list.len()
+    }
+
+    /// Whether the list is empty (never: without a file it holds the start position).
+    pub fn is_empty(&self) -> bool {
+        self.list.is_empty()
+    }
+
     /// A short description for the results header (empty for the start position).
     pub fn description(&self) -> &str {
         &self.description

@@ -1,14 +1,19 @@
 //! `strata datagen`: seeded self-play games at a fixed node count, their quiet positions
 //! written with the search's score and the game's result.
 //!
-//! Each game starts with a few uniformly random plies (from a generator seeded by the seed
-//! and the game's number, so every game is the same whatever the thread count), then both
+//! Each game starts with a few uniformly random plies (from a generator seeded by the seed,
+//! the shard and the game's number, so every game is the same whatever the thread count,
+//! and shards of one seed play different games), then both
 //! sides play the search's best move. A position is kept when its side to move is not in
 //! check, the best move is not a capture or promotion (the position is quiet: its static
 //! evaluation means something) and the score is not a mate. A game ends by the rules, by
 //! adjudication (both teams' scores agree on a large advantage for several plies) or as a
 //! draw after a ply limit.
+//!
+//! The output is text ([`super::data`]) or binary ([`super::records`]), games in order either
+//! way, so that a seed and a shard give the same bytes whatever the thread count.
 
+use std::collections::BTreeMap;
 use std::io::Write;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
@@ -17,6 +22,7 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
 use super::data::{GAME_MARK, Sample};
+use super::records::{self, Record};
 use crate::rules::{AnyGame, Game, GameEnd, MoveList, Variant};
 use crate::search::{Limits, MATE_BOUND, Settings, Shared, Silent, search, thread_pool};
 use crate::with_game;
@@ -27,6 +33,21 @@ pub const ADJUDICATE_SCORE: i32 = 2500;
 pub const ADJUDICATE_PLIES: usize = 8;
 /// A game still going after this many plies is a draw.
 pub const MAX_PLIES: usize = 600;
+/// The most games of one run (and of one shard): game numbers are u32.
+pub const MAX_GAMES: usize = u32::MAX as usize;
+/// The most threads of one run.
+pub const MAX_THREADS: usize = 256;
+/// The largest transposition table per game, MiB.
+pub const MAX_HASH_MIB: usize = 4096;
+
+/// How positions are written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// `FEN | SCORE | RESULT` lines after `# game N` marks ([`super::data`]).
+    Text,
+    /// A header, then one record per position ([`super::records`]).
+    Binary,
+}
 
 /// What to play.
 #[derive(Clone, Debug)]
@@ -39,12 +60,49 @@ pub struct Config {
     pub nodes: u64,
     /// The seed of the random opening plies (the same seed plays the same games).
     pub seed: u64,
+    /// The share of the work: game `i` of shard `K` is seeded from (seed, K, i), so shards
+    /// of one seed never play the same games. Shard 0 plays the games of the seed alone.
+    pub shard: u32,
     /// Random plies at the start of each game.
     pub random_plies: usize,
     /// Games played at the same time (one search thread each).
     pub threads: usize,
     /// Transposition table per game, MiB.
     pub hash_mib: usize,
+    /// Text or binary.
+    pub format: Format,
+    /// What the file says first (the command that reproduces it): a `# ` comment line in
+    /// text (none if empty), the header's note in binary.
+    pub note: String,
+}
+
+impl Config {
+    /// Whether every number is within its bound (at least 1 game, thread and node; at most
+    /// [`MAX_GAMES`], [`MAX_THREADS`], [`MAX_HASH_MIB`]).
+    pub fn check(&self) -> Result<(), String> {
+        if self.games == 0 || self.threads == 0 || self.nodes == 0 {
+            return Err("games, threads and nodes must be at least 1".into());
+        }
+        if self.games > MAX_GAMES {
+            return Err(format!(
+                "at most {MAX_GAMES} games a run, not {}",
+                self.games
+            ));
+        }
+        if self.threads > MAX_THREADS {
+            return Err(format!(
+                "at most {MAX_THREADS} threads, not {}",
+                self.threads
+            ));
+        }
+        if !(1..=MAX_HASH_MIB).contains(&self.hash_mib) {
+            return Err(format!(
+                "the hash must be 1 to {MAX_HASH_MIB} MiB, not {}",
+                self.hash_mib
+            ));
+        }
+        Ok(())
+    }
 }
 
 /// What a run produced.
@@ -62,16 +120,27 @@ pub struct Summary {
     pub losses: usize,
 }
 
-/// A played game: its samples and its result for White's team.
-type Played = (Vec<Sample>, f64);
+/// A kept position, as each format writes it.
+#[derive(Clone, Debug)]
+pub struct Kept {
+    /// The text line's sample.
+    pub sample: Sample,
+    /// The binary record.
+    pub record: Record,
+}
+
+/// A played game: its kept positions and its result for White's team.
+type Played = (Vec<Kept>, f64);
 
 /// The finished games, written to the output in game order.
 struct InOrder<'a> {
     out: &'a mut (dyn Write + Send),
+    format: Format,
     /// The next game to write ...
     next: usize,
-    /// ... and the samples of games finished before their turn.
-    waiting: Vec<Option<Vec<Sample>>>,
+    /// ... and the positions of games finished before their turn (at most about one per
+    /// thread waits: memory does not grow with the number of games).
+    waiting: BTreeMap<usize, Vec<Kept>>,
     error: Option<String>,
     summary: Summary,
 }
@@ -83,14 +152,19 @@ pub fn run(
     out: &mut (dyn Write + Send),
     progress: &(dyn Fn(usize, &Summary) + Sync),
 ) -> Result<Summary, String> {
-    if config.games == 0 || config.threads == 0 || config.nodes == 0 {
-        return Err("games, threads and nodes must be at least 1".into());
-    }
+    config.check()?;
+    let started = match config.format {
+        Format::Text if config.note.is_empty() => Ok(()),
+        Format::Text => writeln!(out, "# {}", config.note.replace('\n', " ")),
+        Format::Binary => records::write_header(out, config.variant, &config.note),
+    };
+    started.map_err(|e| e.to_string())?;
     let next = AtomicUsize::new(0);
     let done = Mutex::new(InOrder {
         out,
+        format: config.format,
         next: 0,
-        waiting: vec![None; config.games],
+        waiting: BTreeMap::new(),
         error: None,
         summary: Summary::default(),
     });
@@ -115,7 +189,7 @@ pub fn run(
                         _ => sum.draws += 1,
                     }
                     progress(i, sum);
-                    d.waiting[i] = Some(samples);
+                    d.waiting.insert(i, samples);
                     d.write_ready();
                 }
             });
@@ -131,13 +205,19 @@ pub fn run(
 impl InOrder<'_> {
     /// Writes every game whose turn has come.
     fn write_ready(&mut self) {
-        while let Some(samples) = self.waiting.get_mut(self.next).and_then(Option::take) {
+        while let Some(kept) = self.waiting.remove(&self.next) {
             // The game's number, so that a tuner can hold whole games out.
-            if let Err(e) = writeln!(self.out, "{}{}", GAME_MARK, self.next + 1) {
+            if self.format == Format::Text
+                && let Err(e) = writeln!(self.out, "{}{}", GAME_MARK, self.next + 1)
+            {
                 self.error.get_or_insert(e.to_string());
             }
-            for sample in samples {
-                if let Err(e) = writeln!(self.out, "{}", sample.line()) {
+            for k in kept {
+                let written = match self.format {
+                    Format::Text => writeln!(self.out, "{}", k.sample.line()),
+                    Format::Binary => records::write_record(self.out, &k.record),
+                };
+                if let Err(e) = written {
                     self.error.get_or_insert(e.to_string());
                 }
             }
@@ -146,14 +226,16 @@ impl InOrder<'_> {
     }
 }
 
-/// The random generator of game `index`.
-fn game_rng(seed: u64, index: usize) -> StdRng {
-    StdRng::seed_from_u64(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ index as u64)
+/// The random generator of game `index` (below 2^32) of `shard`: distinct (shard, index)
+/// pairs give distinct seeds; shard 0 keeps the seeds of the files made before shards.
+fn game_rng(seed: u64, shard: u32, index: usize) -> StdRng {
+    let mixed = (u64::from(shard) << 32) ^ index as u64;
+    StdRng::seed_from_u64(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ mixed)
 }
 
 /// Game `index`'s position after its random plies (drawn again while they end the game).
 fn opening(config: &Config, index: usize) -> AnyGame {
-    let mut rng = game_rng(config.seed, index);
+    let mut rng = game_rng(config.seed, config.shard, index);
     loop {
         let mut game = AnyGame::startpos(config.variant);
         let mut list = MoveList::new();
@@ -181,7 +263,7 @@ pub fn play(config: &Config, index: usize, shared: &Shared, pool: &rayon::Thread
         ..Limits::default()
     };
     let settings = Settings::default();
-    let mut samples: Vec<Sample> = Vec::new();
+    let mut samples: Vec<Kept> = Vec::new();
     let mut streak: (i32, usize) = (0, 0);
     let result = loop {
         if let Some(end) = game.outcome() {
@@ -203,10 +285,13 @@ pub fn play(config: &Config, index: usize, shared: &Shared, pool: &rayon::Thread
             -found.score
         };
         if !game.in_check() && !game.is_tactical(best) && found.score.abs() < MATE_BOUND {
-            samples.push(Sample {
-                fen: game.fen(),
-                score: white_team,
-                result: 0.0,
+            samples.push(Kept {
+                sample: Sample {
+                    fen: game.fen(),
+                    score: white_team,
+                    result: 0.0,
+                },
+                record: Record::from_game(&game, white_team, 0.0, (index + 1) as u32),
             });
         }
         let side = white_team.signum();
@@ -220,8 +305,9 @@ pub fn play(config: &Config, index: usize, shared: &Shared, pool: &rayon::Thread
         }
         game.make(best);
     };
-    for s in &mut samples {
-        s.result = result;
+    for k in &mut samples {
+        k.sample.result = result;
+        k.record.result = records::result_code(result);
     }
     (samples, result)
 }
@@ -229,34 +315,114 @@ pub fn play(config: &Config, index: usize, shared: &Shared, pool: &rayon::Thread
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rand::RngCore;
 
-    #[test]
-    fn the_same_seed_gives_the_same_data_whatever_the_threads() {
-        let config = |threads| Config {
-            variant: Variant::Chess,
+    fn config(variant: Variant, shard: u32, threads: usize, format: Format) -> Config {
+        Config {
+            variant,
             games: 3,
             nodes: 300,
             seed: 5,
+            shard,
             random_plies: 6,
             threads,
             hash_mib: 1,
-        };
-        let mut a = Vec::new();
-        let mut b = Vec::new();
-        let sa = run(&config(1), &mut a, &|_, _| {}).unwrap();
-        let sb = run(&config(2), &mut b, &|_, _| {}).unwrap();
+            format,
+            note: format!("made by a test, shard {shard}"),
+        }
+    }
+
+    fn data(c: &Config) -> (Vec<u8>, Summary) {
+        let mut out = Vec::new();
+        let summary = run(c, &mut out, &|_, _| {}).unwrap();
+        (out, summary)
+    }
+
+    #[test]
+    fn the_same_seed_gives_the_same_data_whatever_the_threads() {
+        let (a, sa) = data(&config(Variant::Chess, 0, 1, Format::Text));
+        let (b, sb) = data(&config(Variant::Chess, 0, 2, Format::Text));
         assert_eq!(a, b);
         assert_eq!(sa, sb);
         assert_eq!(sa.games, 3);
         let text = String::from_utf8(a).unwrap();
-        let marks: Vec<&str> = text.lines().filter(|l| l.starts_with('#')).collect();
+        assert!(text.starts_with("# made by a test, shard 0\n"));
+        let marks: Vec<&str> = text.lines().filter(|l| l.starts_with("# game")).collect();
         assert_eq!(marks, ["# game 1", "# game 2", "# game 3"]);
-        assert_eq!(text.lines().count(), sa.positions + 3);
+        assert_eq!(text.lines().count(), sa.positions + 4);
         assert!(sa.positions > 0);
         for line in text.lines().filter(|l| !l.starts_with('#')) {
             let s = Sample::parse(line).unwrap();
             let g = AnyGame::from_fen(Variant::Chess, &s.fen).unwrap();
             assert!(!g.in_check(), "{line}");
         }
+    }
+
+    /// Binary shards: byte for byte from (seed, shard) whatever the threads; another shard
+    /// plays other games; the binary file holds the text file's positions.
+    #[test]
+    fn binary_shards_are_reproduced_from_their_seeds() {
+        let v = Variant::Polyhedron;
+        let (a, sa) = data(&config(v, 3, 1, Format::Binary));
+        let (b, _) = data(&config(v, 3, 2, Format::Binary));
+        let (again, _) = data(&config(v, 3, 2, Format::Binary));
+        assert_eq!(a, b);
+        assert_eq!(a, again);
+        let (other, _) = data(&config(v, 4, 2, Format::Binary));
+        let path = std::env::temp_dir().join(format!("strata-datagen-{}", std::process::id()));
+        let read = |bytes: &[u8]| {
+            std::fs::write(&path, bytes).unwrap();
+            records::read(path.to_str().unwrap(), v).unwrap()
+        };
+        let (ra, rother) = (read(&a), read(&other));
+        assert_eq!(ra.len(), sa.positions);
+        assert_eq!(
+            ra.iter()
+                .map(|r| r.game)
+                .collect::<std::collections::BTreeSet<_>>(),
+            [1, 2, 3].into()
+        );
+        // No game of shard 4 is a game of shard 3: their first positions differ.
+        let first = |rs: &[Record], g: u32| rs.iter().find(|r| r.game == g).cloned();
+        for g in 1..=3 {
+            for h in 1..=3 {
+                assert_ne!(first(&ra, g), first(&rother, h), "games {g} and {h}");
+            }
+        }
+        // The text file of the same shard has the same positions.
+        let (text, st) = data(&config(v, 3, 1, Format::Text));
+        assert_eq!(st, sa);
+        std::fs::write(&path, &text).unwrap();
+        assert_eq!(records::read(path.to_str().unwrap(), v).unwrap(), ra);
+        std::fs::remove_file(&path).unwrap();
+        // Shard 0 plays the games of the seed alone (as before shards).
+        let old = game_rng(5, 0, 7).next_u64();
+        let before = StdRng::seed_from_u64(5u64.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 7).next_u64();
+        assert_eq!(old, before);
+    }
+
+    #[test]
+    fn out_of_bounds_configs_are_refused() {
+        let mut c = config(Variant::Chess, 0, 1, Format::Binary);
+        c.threads = MAX_THREADS + 1;
+        assert!(
+            run(&c, &mut Vec::new(), &|_, _| {})
+                .unwrap_err()
+                .contains("threads")
+        );
+        let mut c = config(Variant::Chess, 0, 1, Format::Binary);
+        c.hash_mib = 0;
+        assert!(
+            run(&c, &mut Vec::new(), &|_, _| {})
+                .unwrap_err()
+                .contains("hash")
+        );
+        let mut c = config(Variant::Chess, 0, 1, Format::Binary);
+        c.games = MAX_GAMES + 1;
+        assert!(
+            run(&c, &mut Vec::new(), &|_, _| {})
+                .unwrap_err()
+                .contains("games")
+        );
     }
 }

@@ -410,6 +410,7 @@ pub fn too_costly(cmd: &Command, max_hash: i64, max_threads: i64) -> bool {
     match cmd {
         Command::Go(GoParams { perft: Some(d), .. }) => *d > 2,
         Command::Bench { .. } => true,
+        Command::Genfens(r) => r.count > 3,
         Command::SetOption { name, value } => {
             let n = name.to_ascii_lowercase();
             let v: i64 = value.as_deref().and_then(|v| v.parse().ok()).unwrap_or(0);
