@@ -1,5 +1,5 @@
 //! Learned evaluations end to end in a variant defined in a file (Raumschach): self-play data
-//! with `strata datagen`, one epoch of `strata train-net`, the network loaded with
+//! with `strata datagen` (in the binary format), one epoch of `strata train-net`, the network loaded with
 //! `setoption name EvalFile` and searched with; a network for another board refused.
 
 use std::io::Write;
@@ -55,7 +55,7 @@ fn a_file_variant_gets_a_network_from_its_own_games() {
     let dir = scratch("nets-raumschach");
     let file = root().join("variants/raumschach.toml");
     let file = file.to_string_lossy();
-    let data = dir.join("games.txt");
+    let data = dir.join("games.bin");
     let data = data.to_string_lossy();
     let net = dir.join("raumschach.net");
     let net = net.to_string_lossy();

@@ -14,7 +14,8 @@ pub struct Args {
     /// The variant (a built-in one, or one loaded with `--variant-file`).
     #[arg(long, default_value = "chess")]
     variant: String,
-    /// Position files of that variant written by `strata datagen` (one or more).
+    /// Position files of that variant written by `strata datagen`, text or binary (one or
+    /// more).
     #[arg(long, num_args = 1.., required = true)]
     data: Vec<PathBuf>,
     /// Full passes over the training positions.

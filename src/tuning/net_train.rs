@@ -19,6 +19,7 @@ use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 
 use super::data::{GAME_MARK, Sample};
+use super::records::{self, Record};
 use crate::eval::nnue::net::{QA, QB, SCALE};
 use crate::eval::nnue::{HAND_CAP, Net, NetView, Spec};
 use crate::eval::{Evaluate, NoTrace};
@@ -126,6 +127,33 @@ impl Builder {
         });
     }
 
+    /// Adds a record of a binary data file ([`crate::tuning::records`]).
+    fn add_record(&mut self, spec: &Spec, r: &Record) {
+        let start = self.items.len();
+        for &(cell, piece) in &r.pieces {
+            self.items
+                .push(item(piece.colour(), piece.kind(), cell as u32));
+        }
+        for &(colour, kind, count) in &r.hands {
+            if colour.idx() < spec.colours && (kind as usize) < spec.kinds {
+                for i in 1..=(count as usize).min(HAND_CAP) {
+                    self.items.push(item(colour, kind, i as u32) | IN_HAND);
+                }
+            }
+        }
+        self.positions.push(Packed {
+            start: start as u32,
+            len: (self.items.len() - start) as u16,
+            pieces: r.pieces.len() as u16,
+            side: r.side.0,
+            team: r.side.team() as u8,
+            score: r.score,
+            result: r.result,
+            mirrored: false,
+            terms: None,
+        });
+    }
+
     fn done(self) -> Data {
         Data {
             positions: self.positions,
@@ -158,14 +186,36 @@ fn input_of(spec: &Spec, of: usize, item: Item, mirrored: bool) -> usize {
     }
 }
 
-/// Reads `variant`'s position files into training and validation sets (every `holdout`-th
-/// game held out).
+/// Reads `variant`'s position files, text or binary ([`crate::tuning::records`]), into
+/// training and validation sets (every `holdout`-th game held out).
 pub fn read(paths: &[String], variant: Variant, holdout: usize) -> Result<(Data, Data), String> {
     let spec = Spec::of(variant);
     let mut train = Builder::default();
     let mut validation = Builder::default();
     let mut game_base = 0usize;
     for path in paths {
+        if records::is_binary(path)? {
+            // Game numbers count within each shard: a new chunk of lower numbers starts
+            // new games.
+            let (mut last, mut shift) = (0usize, game_base);
+            records::for_each(path, variant, &mut |r| {
+                let game = r.game as usize;
+                if game < last {
+                    shift += last + 1;
+                }
+                last = game;
+                let game = game + shift;
+                let set = if holdout > 0 && game % holdout == holdout - 1 {
+                    &mut validation
+                } else {
+                    &mut train
+                };
+                set.add_record(&spec, &r);
+                game_base = game_base.max(game + 1);
+                Ok(())
+            })?;
+            continue;
+        }
         let file = std::fs::File::open(path).map_err(|e| format!("{path}: {e}"))?;
         let reader = std::io::BufReader::with_capacity(1 << 20, file);
         let mut game = 0usize;

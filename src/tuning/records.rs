@@ -302,6 +302,14 @@ pub fn read(path: &str, variant: Variant) -> Result<Vec<Record>, String> {
     Ok(records)
 }
 
+/// Whether the data file at `path` is binary (starts with a chunk header), not text.
+pub fn is_binary(path: &str) -> Result<bool, String> {
+    let file = crate::files::open_regular(path).map_err(|e| format!("{path}: {e}"))?;
+    let mut first = [0u8; 1];
+    let n = std::io::Read::read(&mut &file, &mut first).map_err(|e| format!("{path}: {e}"))?;
+    Ok(n == 1 && first[0] == MAGIC[0])
+}
+
 /// Reads a data file as [`read`] does, handing each record to `each` as it is read (memory
 /// stays flat however large the file); an error from `each` stops the reading.
 pub fn for_each(
