@@ -29,5 +29,5 @@ if [ -n "${INIT:-}" ]; then
     init="--init $INIT"
 fi
 # shellcheck disable=SC2086 # $init is empty or two words
-"$bin" train-net --variant chess --mirror --data data/net-*.txt $init --epochs "${EPOCHS:-12}" --lambda "${LAMBDA:-0.3}" \
+"$bin" train-net --variant chess --mirror --k 180 --data data/net-*.txt $init --epochs "${EPOCHS:-12}" --lambda "${LAMBDA:-0.3}" \
     --batch 8192 --rate "${RATE:-0.002}" --threads "$cores" --out src/eval/nets/chess.net

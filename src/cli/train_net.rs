@@ -33,9 +33,10 @@ pub struct Args {
     /// Target = LAMBDA * result + (1 - LAMBDA) * sigmoid(score / K).
     #[arg(long, default_value_t = 0.5)]
     lambda: f32,
-    /// The logistic scale of scores, in centipawns.
-    #[arg(long, default_value_t = 180.0)]
-    k: f32,
+    /// The logistic scale of scores, in centipawns; by default the one under which the
+    /// data's scores best predict their games' results (chess's is near 180).
+    #[arg(long)]
+    k: Option<f32>,
     /// Hold out every N-th game for validation.
     #[arg(long, default_value_t = 20)]
     holdout: usize,
@@ -72,6 +73,26 @@ pub fn run(args: Args) -> Result<(), String> {
         .map(|p| p.to_string_lossy().into_owned())
         .collect();
     let variant = variant_named(&args.variant)?;
+    if !(1..=256).contains(&args.threads) {
+        return Err(format!("--threads {}: 1 to 256", args.threads));
+    }
+    if args.batch == 0 || args.epochs == 0 {
+        return Err("--batch and --epochs must be at least 1".into());
+    }
+    if !(args.rate.is_finite() && args.rate > 0.0 && args.rate <= 1.0) {
+        return Err(format!(
+            "--rate {}: a step size above 0, at most 1",
+            args.rate
+        ));
+    }
+    if let Some(k) = args.k
+        && !(k.is_finite() && (1.0..=100_000.0).contains(&k))
+    {
+        return Err(format!("--k {k}: 1 to 100000 centipawns"));
+    }
+    if !(0.0..=1.0).contains(&args.lambda) || !(0.0..=1.0).contains(&args.weight_decay) {
+        return Err("--lambda and --weight-decay must be within 0 to 1".into());
+    }
     if args.hidden == 0
         || !args.hidden.is_multiple_of(16)
         || args.hidden > crate::eval::nnue::net::MAX_HIDDEN
@@ -100,7 +121,16 @@ pub fn run(args: Args) -> Result<(), String> {
         batch: args.batch.max(1),
         rate: args.rate,
         lambda: args.lambda,
-        k: args.k,
+        k: match args.k {
+            Some(k) => k,
+            None => {
+                let k = crate::tuning::net_train::fit_k(&training);
+                say(&format!(
+                    "the scores' scale, fitted to the results: k = {k:.0}"
+                ));
+                k
+            }
+        },
         threads: args.threads.max(1),
         seed: args.seed,
         weight_decay: args.weight_decay,

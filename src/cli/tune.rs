@@ -86,7 +86,12 @@ pub fn run(args: Args) -> Result<(), String> {
     print!("{text}");
     say(&format!("({:.1} s)", start.elapsed().as_secs_f64()));
     if let Some(out) = &args.out {
-        std::fs::write(out, text).map_err(|e| format!("{}: {e}", out.display()))?;
+        let shown = out.to_string_lossy();
+        crate::files::create_regular(&shown)
+            .and_then(|mut f| {
+                std::io::Write::write_all(&mut f, text.as_bytes()).map_err(|e| e.to_string())
+            })
+            .map_err(|e| format!("{shown}: {e}"))?;
     }
     Ok(())
 }

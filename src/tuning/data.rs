@@ -7,6 +7,40 @@
 
 use crate::rules::{AnyGame, Game, Variant};
 
+/// The lines of a text data file opened at `path` (a regular file only), each at most
+/// [`crate::tuning::records::MAX_TEXT_LINE`] bytes, handed to `each` with their numbers; a
+/// longer line, or one not UTF-8, is an error naming its line.
+pub fn for_each_line(
+    path: &str,
+    each: &mut dyn FnMut(usize, &str) -> Result<(), String>,
+) -> Result<(), String> {
+    use crate::tuning::records::MAX_TEXT_LINE;
+    use std::io::{BufRead, Read};
+    let file = crate::files::open_regular(path).map_err(|e| format!("{path}: {e}"))?;
+    let mut input = std::io::BufReader::with_capacity(1 << 20, file);
+    let mut buf = Vec::new();
+    let mut n = 0;
+    loop {
+        buf.clear();
+        let read = (&mut input)
+            .take(MAX_TEXT_LINE as u64 + 1)
+            .read_until(b'\n', &mut buf)
+            .map_err(|e| format!("{path}: {e}"))?;
+        if read == 0 {
+            return Ok(());
+        }
+        n += 1;
+        if buf.len() > MAX_TEXT_LINE {
+            return Err(format!(
+                "{path}:{n}: a line longer than {MAX_TEXT_LINE} bytes (is this a data file?)"
+            ));
+        }
+        let line = std::str::from_utf8(&buf)
+            .map_err(|_| format!("{path}:{n}: not UTF-8 text (is this a data file?)"))?;
+        each(n, line)?;
+    }
+}
+
 /// The start of a comment line that begins a game's positions: `# game N`.
 pub const GAME_MARK: &str = "# game ";
 
@@ -32,14 +66,17 @@ impl Sample {
         // The 3D variants' FENs use '|' between levels: the last two fields are the numbers.
         let parts: Vec<&str> = line.rsplitn(3, '|').map(str::trim).collect();
         let [result, score, fen] = parts[..] else {
-            return Err(format!("expected 'FEN | SCORE | RESULT', got '{line}'"));
+            return Err(format!(
+                "expected 'FEN | SCORE | RESULT', got '{}'",
+                crate::text::echo(line, 120)
+            ));
         };
         let score = score
             .parse()
-            .map_err(|_| format!("bad score '{score}' in '{line}'"))?;
+            .map_err(|_| format!("bad score '{}'", crate::text::echo(score, 40)))?;
         let result: f64 = result
             .parse()
-            .map_err(|_| format!("bad result '{result}' in '{line}'"))?;
+            .map_err(|_| format!("bad result '{}'", crate::text::echo(result, 40)))?;
         if ![0.0, 0.5, 1.0].contains(&result) {
             return Err(format!("result must be 1.0, 0.5 or 0.0, got {result}"));
         }
@@ -54,35 +91,36 @@ impl Sample {
 /// Reads a position file of `variant`: every sample, each position checked by the variant's
 /// FEN reader. Errors name the line.
 pub fn read(path: &str, variant: Variant) -> Result<DataFile, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
-    let made_by = text
-        .lines()
-        .next()
-        .and_then(|l| l.strip_prefix("# "))
-        .map(str::to_string);
+    let mut made_by = None;
     let mut out = Vec::new();
     let mut games = Vec::new();
     // Without game marks, every position is a game of its own.
     let mut game: Option<usize> = None;
-    for (i, line) in text.lines().enumerate() {
+    for_each_line(path, &mut |n, line| {
+        if n == 1 {
+            made_by = line.trim().strip_prefix("# ").map(str::to_string);
+        }
         let line = line.trim();
-        if let Some(n) = line.strip_prefix(GAME_MARK) {
-            let n = n
-                .trim()
-                .parse()
-                .map_err(|_| format!("{path}:{}: bad game number in '{line}'", i + 1))?;
-            game = Some(n);
-            continue;
+        if let Some(g) = line.strip_prefix(GAME_MARK) {
+            let g = g.trim().parse().map_err(|_| {
+                format!(
+                    "{path}:{n}: bad game number in '{}'",
+                    crate::text::echo(line, 80)
+                )
+            })?;
+            game = Some(g);
+            return Ok(());
         }
         if line.is_empty() || line.starts_with('#') {
-            continue;
+            return Ok(());
         }
-        let sample = Sample::parse(line).map_err(|e| format!("{path}:{}: {e}", i + 1))?;
-        let position = AnyGame::from_fen(variant, &sample.fen)
-            .map_err(|e| format!("{path}:{}: {e}", i + 1))?;
+        let sample = Sample::parse(line).map_err(|e| format!("{path}:{n}: {e}"))?;
+        let position =
+            AnyGame::from_fen(variant, &sample.fen).map_err(|e| format!("{path}:{n}: {e}"))?;
         out.push((position, sample));
         games.push(game.unwrap_or(out.len()));
-    }
+        Ok(())
+    })?;
     Ok(DataFile {
         made_by,
         samples: out,
@@ -94,24 +132,27 @@ pub fn read(path: &str, variant: Variant) -> Result<DataFile, String> {
 /// position to evaluate above the second (for White's team: give both the same side to
 /// move); `#` starts a comment line. Errors name the line.
 pub fn read_order(path: &str, variant: Variant) -> Result<Vec<(AnyGame, AnyGame)>, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
     let mut pairs = Vec::new();
-    for (i, line) in text.lines().enumerate() {
+    for_each_line(path, &mut |n, line| {
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
-            continue;
+            return Ok(());
         }
-        let at = |e: String| format!("{path}:{}: {e}", i + 1);
-        let (better, worse) = line
-            .split_once('>')
-            .ok_or_else(|| at(format!("expected 'BETTER_FEN > WORSE_FEN', got '{line}'")))?;
+        let at = |e: String| format!("{path}:{n}: {e}");
+        let (better, worse) = line.split_once('>').ok_or_else(|| {
+            at(format!(
+                "expected 'BETTER_FEN > WORSE_FEN', got '{}'",
+                crate::text::echo(line, 120)
+            ))
+        })?;
         let better = AnyGame::from_fen(variant, better.trim()).map_err(at)?;
         let worse = AnyGame::from_fen(variant, worse.trim()).map_err(at)?;
         if better.side_to_move() != worse.side_to_move() {
             return Err(at("the two positions have different sides to move".into()));
         }
         pairs.push((better, worse));
-    }
+        Ok(())
+    })?;
     Ok(pairs)
 }
 

@@ -101,6 +101,15 @@ impl Config {
                 self.hash_mib
             ));
         }
+        // Each thread has its own table.
+        let total = self.threads.min(self.games.max(1)) * self.hash_mib;
+        if total > MAX_HASH_MIB {
+            return Err(format!(
+                "the threads' tables together must be at most {MAX_HASH_MIB} MiB, not {total} \
+                 ({} threads x {} MiB)",
+                self.threads, self.hash_mib
+            ));
+        }
         Ok(())
     }
 }
@@ -168,17 +177,21 @@ pub fn run(
         error: None,
         summary: Summary::default(),
     });
+    // Every table is allocated before a game is played: a refusal is an error, not a panic.
+    let tables = (0..config.threads.min(config.games))
+        .map(|_| Shared::try_new(config.hash_mib))
+        .collect::<Result<Vec<_>, _>>()?;
     std::thread::scope(|s| {
-        for _ in 0..config.threads.min(config.games) {
-            s.spawn(|| {
-                let shared = Shared::new(config.hash_mib);
+        for shared in &tables {
+            let (next, done) = (&next, &done);
+            s.spawn(move || {
                 let pool = thread_pool(1);
                 loop {
                     let i = next.fetch_add(1, Relaxed);
                     if i >= config.games {
                         break;
                     }
-                    let (samples, result) = play(config, i, &shared, &pool);
+                    let (samples, result) = play(config, i, shared, &pool);
                     let mut d = done.lock().unwrap();
                     let sum = &mut d.summary;
                     sum.games += 1;
@@ -424,5 +437,10 @@ mod tests {
                 .unwrap_err()
                 .contains("games")
         );
+        // Each thread's table within the bound, all of them together not.
+        let mut c = config(Variant::Chess, 0, 1, Format::Binary);
+        (c.games, c.threads, c.hash_mib) = (100, 256, MAX_HASH_MIB);
+        let e = run(&c, &mut Vec::new(), &|_, _| {}).unwrap_err();
+        assert!(e.contains("tables together"), "{e}");
     }
 }

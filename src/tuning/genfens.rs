@@ -16,7 +16,7 @@ use std::path::PathBuf;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
-use crate::rules::{Game, MoveList, Variant};
+use crate::rules::{AnyGame, Game, MoveList, Variant};
 use crate::runner::args::OpeningsConfig;
 use crate::runner::openings::Openings;
 use crate::search::{Limits, Settings, Shared, Silent, search, thread_pool};
@@ -34,7 +34,11 @@ pub const NODES: u64 = 1000;
 pub const MAX_SCORE: i32 = 400;
 /// Candidates drawn per position asked for (and 1000 more) before giving up: a book whose
 /// every line is decided, or a variant with fewer distinct positions than asked for.
-pub const TRIES_PER_POSITION: usize = 200;
+pub const TRIES_PER_POSITION: usize = 20;
+
+/// Book positions kept once played out from their lines (a long line is replayed once, not
+/// at every try that draws it).
+const PLAYED_KEPT: usize = 4096;
 
 /// What a `genfens` command asks for.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -89,12 +93,24 @@ pub fn generate(
     let mut seen = HashSet::new();
     let mut list = MoveList::new();
     let most = req.count * TRIES_PER_POSITION + 1000;
+    // Each book position is played out from its line once, however many tries draw it.
+    let mut played: std::collections::HashMap<usize, AnyGame> = Default::default();
     for _ in 0..most {
-        let start = starts.get(rng.gen_range(0..starts.len()));
-        let mut g = start
-            .position(variant)
-            .map_err(|e| format!("genfens: {e}"))?;
-        g.set_chess960(chess960);
+        let index = rng.gen_range(0..starts.len());
+        let mut g = match played.get(&index) {
+            Some(g) => g.clone(),
+            None => {
+                let mut g = starts
+                    .get(index)
+                    .position(variant)
+                    .map_err(|e| format!("genfens: {e}"))?;
+                g.set_chess960(chess960);
+                if played.len() < PLAYED_KEPT {
+                    played.insert(index, g.clone());
+                }
+                g
+            }
+        };
         let mut ended = false;
         for _ in 0..plies {
             list.clear();

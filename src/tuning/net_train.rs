@@ -216,28 +216,25 @@ pub fn read(paths: &[String], variant: Variant, holdout: usize) -> Result<(Data,
             })?;
             continue;
         }
-        let file = std::fs::File::open(path).map_err(|e| format!("{path}: {e}"))?;
-        let reader = std::io::BufReader::with_capacity(1 << 20, file);
         let mut game = 0usize;
         let mut last = 0usize;
-        for (i, line) in std::io::BufRead::lines(reader).enumerate() {
-            let line = line.map_err(|e| format!("{path}: {e}"))?;
+        super::data::for_each_line(path, &mut |n, line| {
             let line = line.trim();
-            if let Some(n) = line.strip_prefix(GAME_MARK) {
-                game = n
+            if let Some(g) = line.strip_prefix(GAME_MARK) {
+                game = g
                     .trim()
                     .parse::<usize>()
-                    .map_err(|_| format!("{path}:{}: bad game number", i + 1))?
+                    .map_err(|_| format!("{path}:{n}: bad game number"))?
                     + game_base;
                 last = last.max(game);
-                continue;
+                return Ok(());
             }
             if line.is_empty() || line.starts_with('#') {
-                continue;
+                return Ok(());
             }
-            let sample = Sample::parse(line).map_err(|e| format!("{path}:{}: {e}", i + 1))?;
-            let position = AnyGame::from_fen(variant, &sample.fen)
-                .map_err(|e| format!("{path}:{}: {e}", i + 1))?;
+            let sample = Sample::parse(line).map_err(|e| format!("{path}:{n}: {e}"))?;
+            let position =
+                AnyGame::from_fen(variant, &sample.fen).map_err(|e| format!("{path}:{n}: {e}"))?;
             with_game!(&position, g => {
                 if holdout > 0 && game % holdout == holdout - 1 {
                     let terms = g.evaluate_with(&mut NoTrace);
@@ -246,7 +243,8 @@ pub fn read(paths: &[String], variant: Variant, holdout: usize) -> Result<(Data,
                     train.add(&spec, g, sample.score, sample.result, None);
                 }
             });
-        }
+            Ok(())
+        })?;
         game_base = last + 1;
     }
     Ok((train.done(), validation.done()))
@@ -553,6 +551,37 @@ fn target(p: &Packed, k: f32, lambda: f32) -> f32 {
     lambda * result + (1.0 - lambda) * sigmoid(stm_sign * p.score as f32 / k)
 }
 
+/// The logistic scale `k` (centipawns) under which the search's scores best predict the
+/// games' results in `data`: the scale of the variant's scores (chess's are near 180; a
+/// variant whose material is worth more, as Pentaplane's, has a larger one). A golden-section
+/// search over 50 to 5000 of the mean squared error of `sigmoid(score / k)` against the
+/// result, for the team to move.
+pub fn fit_k(data: &Data) -> f32 {
+    let loss = |k: f32| -> f64 {
+        let total: f64 = data
+            .positions
+            .iter()
+            .map(|p| {
+                let d = sigmoid(p.score as f32 / k) - p.result as f32 / 2.0;
+                (d * d) as f64
+            })
+            .sum();
+        total / data.len().max(1) as f64
+    };
+    let (mut a, mut b) = (50f32, 5000f32);
+    let g = (5f32.sqrt() - 1.0) / 2.0;
+    for _ in 0..40 {
+        let c = b - g * (b - a);
+        let d = a + g * (b - a);
+        if loss(c) < loss(d) {
+            b = d;
+        } else {
+            a = c;
+        }
+    }
+    (a + b) / 2.0
+}
+
 /// AdamW state.
 struct Adam {
     m: FloatNet,
@@ -663,16 +692,21 @@ fn step(net: &mut FloatNet, grad: &FloatNet, adam: &mut Adam, rate: f32, n: usiz
     }
 }
 
-/// Writes `net` quantised to `path`.
+/// Writes `net` quantised to `path`, through `PATH.tmp` renamed over it: a regular file
+/// only (a device, FIFO or directory at either is refused at once).
 pub fn save(net: &FloatNet, path: &str) -> Result<(), String> {
+    if let Ok(meta) = std::fs::symlink_metadata(path)
+        && !meta.is_file()
+    {
+        return Err(format!("{path}: not a regular file"));
+    }
     let bytes = net.quantise().write();
     let tmp = format!("{path}.tmp");
-    std::fs::File::create(&tmp)
-        .and_then(|mut f| f.write_all(&bytes))
-        .and_then(|_| std::fs::rename(&tmp, path))
-        .map_err(|e| format!("{path}: {e}"))
+    crate::files::create_regular(&tmp)
+        .and_then(|mut f| f.write_all(&bytes).map_err(|e| e.to_string()))
+        .and_then(|_| std::fs::rename(&tmp, path).map_err(|e| e.to_string()))
+        .map_err(|e| format!("{tmp}: {e}"))
 }
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -803,6 +837,52 @@ mod tests {
                 v.name()
             );
         }
+    }
+
+    /// A network is written only to a regular file: a device at the path (or at its `.tmp`)
+    /// is refused, and a data file with an endless line is refused at that line.
+    #[test]
+    fn only_regular_files_are_written_and_lines_are_bounded() {
+        let net = FloatNet::random(&Spec::of(Variant::Chess), 16, 2, 1);
+        let e = save(&net, "/dev/null").unwrap_err();
+        assert!(e.contains("not a regular file"), "{e}");
+        let dir = std::env::temp_dir().join(format!("strata-save-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let out = dir.join("n.net");
+        save(&net, out.to_str().unwrap()).unwrap();
+        assert!(std::fs::metadata(&out).unwrap().len() > 1000);
+        let long = dir.join("long.txt");
+        std::fs::write(
+            &long,
+            "x".repeat(crate::tuning::records::MAX_TEXT_LINE + 10),
+        )
+        .unwrap();
+        let err = |r: Result<(Data, Data), String>| r.err().unwrap();
+        let e = err(read(&[long.to_string_lossy().into()], Variant::Chess, 20));
+        assert!(e.contains(":1: a line longer than") && e.len() < 300, "{e}");
+        let e = crate::tuning::data::read(long.to_str().unwrap(), Variant::Chess)
+            .err()
+            .unwrap();
+        assert!(e.contains(":1: a line longer than") && e.len() < 300, "{e}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// The fitted scale follows the scores' scale: results that follow sigmoid(score / 400)
+    /// give a scale near 400.
+    #[test]
+    fn the_scale_is_fitted_to_the_scores() {
+        let mut b = Builder::default();
+        let spec = Spec::of(Variant::Chess);
+        let g = AnyGame::startpos(Variant::Chess);
+        let mut rng = StdRng::seed_from_u64(5);
+        for _ in 0..20000 {
+            let score: i32 = rng.gen_range(-1500..1500);
+            let p = sigmoid(score as f32 / 400.0);
+            let result = if rng.r#gen::<f32>() < p { 1.0 } else { 0.0 };
+            with_game!(&g, g => b.add(&spec, g, score, result, None));
+        }
+        let k = fit_k(&b.done());
+        assert!((300.0..500.0).contains(&k), "{k}");
     }
 
     /// A few epochs on a handful of positions lower the loss.

@@ -625,5 +625,10 @@ mod tests {
         let e = Net::read(&bytes[..bytes.len() - 3], &Spec::of(Variant::Pentaplane)).unwrap_err();
         assert!(e.contains("bytes of weights"), "{e}");
         assert!(Net::read(&bytes[..20], &Spec::of(Variant::Pentaplane)).is_err());
+        // An output weight beyond what the output's sums hold exactly.
+        let mut wild = test_net(Variant::Pentaplane, 32);
+        wild.w2[7] = i16::MIN;
+        let e = Net::read(&wild.write(), &Spec::of(Variant::Pentaplane)).unwrap_err();
+        assert!(e.contains("an output weight of -32768"), "{e}");
     }
 }

@@ -26,6 +26,9 @@ pub const SCALE: i32 = 400;
 pub const MAGIC: &[u8; 8] = b"STRATANN";
 /// ... and version.
 pub const VERSION: u32 = 2;
+/// The largest output weight (either sign) a file may hold: [`dot`]'s 32-bit sums of 64
+/// products stay exact below it (training keeps the weights within +-127).
+pub const MAX_W2: i16 = 512;
 /// The largest hidden layer a file may have.
 pub const MAX_HIDDEN: usize = 2048;
 /// The most output buckets a file may have.
@@ -75,7 +78,7 @@ impl Net {
         assert!(hidden.is_multiple_of(16) && hidden > 0 && hidden <= MAX_HIDDEN);
         assert_eq!(w1.len(), spec.inputs() * hidden);
         assert_eq!((b1.len(), w2.len()), (hidden, buckets * 2 * hidden));
-        let w2_short = w2.iter().all(|w| w.abs() <= W2_SHORT);
+        let w2_short = w2.iter().all(|w| w.unsigned_abs() <= W2_SHORT as u16);
         let bucket_of = (0..=spec.cells)
             .map(|n| spec.bucket(n, buckets) as u8)
             .collect();
@@ -163,6 +166,11 @@ impl Net {
         let w1 = r.i16s(inputs * hidden)?;
         let b1 = r.i16s(hidden)?;
         let w2 = r.i16s(buckets * 2 * hidden)?;
+        if let Some(w) = w2.iter().find(|w| w.unsigned_abs() > MAX_W2 as u16) {
+            return Err(format!(
+                "an output weight of {w}, beyond +-{MAX_W2} (the output's sums would overflow)"
+            ));
+        }
         let b2 = (0..buckets)
             .map(|_| r.u32().map(|v| v as i32))
             .collect::<Result<_, _>>()?;
