@@ -7,14 +7,16 @@
 
 use crate::rules::{AnyGame, Game, Variant};
 
+/// The longest line of a text data file, bytes (a FEN of a 320-cell board is under 2 KiB).
+pub const MAX_TEXT_LINE: usize = 64 * 1024;
+
 /// The lines of a text data file opened at `path` (a regular file only), each at most
-/// [`crate::tuning::records::MAX_TEXT_LINE`] bytes, handed to `each` with their numbers; a
+/// [`MAX_TEXT_LINE`] bytes, handed to `each` with their numbers; a
 /// longer line, or one not UTF-8, is an error naming its line.
 pub fn for_each_line(
     path: &str,
     each: &mut dyn FnMut(usize, &str) -> Result<(), String>,
 ) -> Result<(), String> {
-    use crate::tuning::records::MAX_TEXT_LINE;
     use std::io::{BufRead, Read};
     let file = crate::files::open_regular(path).map_err(|e| format!("{path}: {e}"))?;
     let mut input = std::io::BufReader::with_capacity(1 << 20, file);

@@ -38,7 +38,7 @@ type Item = u32;
 /// The bit of an [`Item`] in hand.
 const IN_HAND: u32 = 1 << 28;
 
-/// One training position: its pieces (a range of [`Data::items`]), the colour to move and
+/// One training position: its pieces (a range of its [`Data`]'s), the colour to move and
 /// its team, the score and result for White's team.
 #[derive(Clone, Copy)]
 pub struct Packed {

@@ -64,8 +64,7 @@ pub const MAX_NAME: usize = 64;
 /// The longest note in a header, bytes.
 pub const MAX_NOTE: usize = 4096;
 
-/// The longest line of a text data file, bytes (a FEN of a 320-cell board is under 2 KiB).
-pub const MAX_TEXT_LINE: usize = 64 * 1024;
+pub use super::data::MAX_TEXT_LINE;
 
 /// One labelled position as a network sees it.
 #[derive(Clone, Debug, PartialEq)]

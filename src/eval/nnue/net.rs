@@ -26,7 +26,7 @@ pub const SCALE: i32 = 400;
 pub const MAGIC: &[u8; 8] = b"STRATANN";
 /// ... and version.
 pub const VERSION: u32 = 2;
-/// The largest output weight (either sign) a file may hold: [`dot`]'s 32-bit sums of 64
+/// The largest output weight (either sign) a file may hold: the output's 32-bit sums of 64
 /// products stay exact below it (training keeps the weights within +-127).
 pub const MAX_W2: i16 = 512;
 /// The largest hidden layer a file may have.
