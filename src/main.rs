@@ -46,7 +46,7 @@ enum Cmd {
     Datagen(datagen::Args),
     /// Fit a variant's evaluation weights to datagen positions (Texel's method, Adam).
     Tune(tune::Args),
-    /// Train the chess evaluation network on datagen positions.
+    /// Train a variant's evaluation network on datagen positions.
     TrainNet(train_net::Args),
     /// Print every variant this binary plays (with `--variant-file`, those too), one a line.
     Variants(variants::Args),
@@ -65,7 +65,10 @@ fn main() -> ExitCode {
         return ExitCode::FAILURE;
     }
     for path in &cli.variant_files {
-        if let Err(e) = strata::rules::defined::load_file(&path.to_string_lossy()) {
+        if let Err(e) = strata::rules::defined::load_file(
+            &path.to_string_lossy(),
+            strata::eval::nnue::check_net,
+        ) {
             eprintln!("strata: {e}");
             return ExitCode::FAILURE;
         }

@@ -90,7 +90,7 @@ fn a_variant_from_a_file_writes_binary_data() {
         &dir.join("r.data"),
     );
     assert!(bytes.starts_with(b"\xffSTRD\x01"));
-    let v = strata::rules::defined::load_file(file).unwrap()[0];
+    let v = strata::rules::defined::load_file(file, strata::eval::nnue::check_net).unwrap()[0];
     let got = records::read(dir.join("r.data").to_str().unwrap(), v).unwrap();
     assert!(!got.is_empty());
     assert!(got.iter().all(|r| r.game == 1 || r.game == 2));

@@ -542,8 +542,11 @@ fn check(q: &Quoted) -> Result<(), String> {
             for pair in globals.chunks(2) {
                 if pair[0] == "--variant-file" {
                     let path = root().join(&pair[1]);
-                    strata::rules::defined::load_file(&path.to_string_lossy())
-                        .map_err(|e| e.to_string())?;
+                    strata::rules::defined::load_file(
+                        &path.to_string_lossy(),
+                        strata::eval::nnue::check_net,
+                    )
+                    .map_err(|e| e.to_string())?;
                 }
             }
             // The runner's own parser: engines, limits, variant, openings, adjudication.

@@ -145,4 +145,125 @@ fn a_file_variant_gets_a_network_from_its_own_games() {
     assert!(errors[1].contains("another board"), "{out}");
     assert!(errors[2].contains("cannot read the file"), "{out}");
     assert!(out.contains("readyok"), "{out}");
+
+    // Shipped beside its variant file (`net = "..."`): the variant plays with it as soon as
+    // the file is loaded, on the command line and over the protocol, until `EvalFile none`.
+    let shipped = scratch("nets-raumschach-shipped");
+    std::fs::copy(&*net, shipped.join("space.net")).unwrap();
+    let with_net = std::fs::read_to_string(&*file).unwrap().replacen(
+        "\nboard = ",
+        "\nnet = \"space.net\"\nboard = ",
+        1,
+    );
+    assert!(with_net.contains("net = \"space.net\""));
+    let shipped_file = shipped.join("raumschach.toml");
+    std::fs::write(&shipped_file, &with_net).unwrap();
+    let shipped_file = shipped_file.to_string_lossy();
+    let network_line = |out: &str| {
+        out.lines()
+            .find(|l| l.starts_with("Network evaluation"))
+            .map(str::to_string)
+    };
+    let out = session(&[
+        format!("setoption name VariantPath value {shipped_file}"),
+        "setoption name UCI_Variant value raumschach".into(),
+        "position startpos".into(),
+        "eval".into(),
+        "setoption name EvalFile value none".into(),
+        "eval".into(),
+        "isready".into(),
+    ]);
+    assert!(!out.contains("error"), "{out}");
+    let first = out.find("Network evaluation").expect(&out);
+    assert!(
+        !out[first + 1..].contains("Network evaluation"),
+        "EvalFile none plays without the network: {out}"
+    );
+    // The same score as the same network loaded with EvalFile.
+    let by_file = session(&[
+        format!("setoption name VariantPath value {file}"),
+        format!("setoption name EvalFile value {net}"),
+        "setoption name UCI_Variant value raumschach".into(),
+        "position startpos".into(),
+        "eval".into(),
+    ]);
+    assert_eq!(network_line(&out), network_line(&by_file), "{out}{by_file}");
+    let said = run(&[
+        "--variant-file",
+        &shipped_file,
+        "bench",
+        "--variant",
+        "raumschach",
+        "--depth",
+        "3",
+    ]);
+    let plain = run(&[
+        "--variant-file",
+        &shipped_file,
+        "bench",
+        "--variant",
+        "raumschach",
+        "--depth",
+        "3",
+        "--eval-file",
+        "none",
+    ]);
+    let nodes = |s: &str| {
+        s.lines()
+            .find(|l| l.starts_with("total:"))
+            .map(str::to_string)
+    };
+    assert_ne!(
+        nodes(&said),
+        nodes(&plain),
+        "the network changes the search"
+    );
+
+    // A `net` that leaves the folder, is missing, or is for another board: the whole file
+    // is refused with the line of its `net`, and nothing is registered.
+    for (value, why) in [
+        (
+            "../space.net",
+            "must name a file in the variant file's folder",
+        ),
+        (
+            "/etc/passwd",
+            "must name a file in the variant file's folder",
+        ),
+        ("missing.net", "cannot read the file"),
+        ("other.net", "another board"),
+    ] {
+        let refused = shipped.join("refused.toml");
+        std::fs::write(
+            &refused,
+            with_net.replace("net = \"space.net\"", &format!("net = \"{value}\"")),
+        )
+        .unwrap();
+        let _ = std::fs::remove_file(shipped.join("other.net"));
+        if value == "other.net" {
+            // A network trained for another board under the same name.
+            std::fs::copy(&*net, shipped.join("other.net")).unwrap();
+            let moved = with_net
+                .replace("5/5/5/PPPPP/RNKNR", "5/5/5/PP1PP/RNKNR")
+                .replace("rnknr/ppppp/5/5/5", "rnknr/pp1pp/5/5/5")
+                .replace("net = \"space.net\"", "net = \"other.net\"");
+            std::fs::write(&refused, moved).unwrap();
+        }
+        let out = session(&[
+            format!("setoption name VariantPath value {}", refused.display()),
+            "setoption name UCI_Variant value raumschach".into(),
+            "isready".into(),
+        ]);
+        let error = out
+            .lines()
+            .find(|l| l.starts_with("info string error"))
+            .unwrap_or_else(|| panic!("{value}: {out}"));
+        assert!(error.contains(why), "{value}: {error}");
+        assert!(error.contains("net: "), "{value}: {error}");
+        assert!(
+            error.contains(":12:") || error.contains("line 12"),
+            "{value}: {error}"
+        );
+        assert!(out.contains("readyok"), "{out}");
+    }
 }

@@ -25,7 +25,10 @@ fn variants() -> Vec<Variant> {
         .collect();
     files.sort();
     for f in files {
-        all.extend(defined::load_file(&f.to_string_lossy()).unwrap_or_else(|e| panic!("{e}")));
+        all.extend(
+            defined::load_file(&f.to_string_lossy(), strata::eval::nnue::check_net)
+                .unwrap_or_else(|e| panic!("{e}")),
+        );
     }
     all
 }
@@ -164,10 +167,10 @@ fn chess_names_are_those_of_python_chess() {
 /// teleport.
 #[test]
 fn the_documented_examples_are_the_names_given() {
-    let raumschach = defined::load_file(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/variants/raumschach.toml"
-    ))
+    let raumschach = defined::load_file(
+        concat!(env!("CARGO_MANIFEST_DIR"), "/variants/raumschach.toml"),
+        strata::eval::nnue::check_net,
+    )
     .unwrap()[0];
     let pole = "rnbqkbnr/pppppppp/8/8/4O3/8/PPPPPPPP/RNBQKBNR[o] w KQkq - 0 1";
     let pole_in_hand = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Oo+] w KQkq - 0 1";

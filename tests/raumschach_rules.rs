@@ -18,8 +18,11 @@ fn root() -> &'static Path {
 }
 
 fn raumschach() -> Variant {
-    strata::rules::defined::load_file(&root().join("variants/raumschach.toml").to_string_lossy())
-        .expect("variants/raumschach.toml loads")[0]
+    strata::rules::defined::load_file(
+        &root().join("variants/raumschach.toml").to_string_lossy(),
+        strata::eval::nnue::check_net,
+    )
+    .expect("variants/raumschach.toml loads")[0]
 }
 
 fn names(g: &AnyGame) -> BTreeSet<String> {

@@ -404,7 +404,7 @@ fn fuzz_loader(n: usize, seed: u64) -> Counts {
         c.inputs += 1;
         let path = format!("fuzz-{i}.toml");
         let compiled = no_panic("compile_text", &input, || {
-            defined::compile_text(&path, &input).map(|v| v.len())
+            defined::compile_text(&path, &input, strata::eval::nnue::check_net).map(|v| v.len())
         });
         match &compiled {
             Ok(_) => c.compiled += 1,
@@ -423,7 +423,9 @@ fn fuzz_loader(n: usize, seed: u64) -> Counts {
             m.f.rng.gen_bool(0.01)
         };
         if sample && room() {
-            let loaded = no_panic("load_text", &input, || defined::load_text(&path, &input));
+            let loaded = no_panic("load_text", &input, || {
+                defined::load_text(&path, &input, strata::eval::nnue::check_net)
+            });
             assert_eq!(loaded.is_ok(), compiled.is_ok(), "{input}");
             if let Ok(vs) = loaded {
                 c.loaded += 1;
@@ -591,7 +593,7 @@ fn the_worst_file_within_the_bounds_compiles() {
     assert!(text.len() <= limits::MAX_FILE_BYTES, "{} bytes", text.len());
     let started = Instant::now();
     let compiled = no_panic("compile_text", "the worst case", || {
-        defined::compile_text("worst.toml", &text)
+        defined::compile_text("worst.toml", &text, strata::eval::nnue::check_net)
     });
     let took = started.elapsed();
     let compiled = compiled.unwrap_or_else(|e| panic!("{e}"));

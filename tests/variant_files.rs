@@ -17,8 +17,11 @@ fn root() -> &'static Path {
 }
 
 fn load(file: &str) -> Variant {
-    defined::load_file(&root().join("variants").join(file).to_string_lossy())
-        .unwrap_or_else(|e| panic!("{e}"))[0]
+    defined::load_file(
+        &root().join("variants").join(file).to_string_lossy(),
+        strata::eval::nnue::check_net,
+    )
+    .unwrap_or_else(|e| panic!("{e}"))[0]
 }
 
 /// Perft of every case of `suite` with the file-defined `twin` in place of the suite's
@@ -96,7 +99,8 @@ fn every_shipped_file_loads() {
         if path.extension().is_none_or(|x| x != "toml") {
             continue;
         }
-        let loaded = defined::load_file(&path.to_string_lossy()).unwrap_or_else(|e| panic!("{e}"));
+        let loaded = defined::load_file(&path.to_string_lossy(), strata::eval::nnue::check_net)
+            .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(loaded.len(), 1, "{}", path.display());
         let v = loaded[0];
         assert_eq!(
@@ -167,7 +171,7 @@ moves = [{ step = "all" }]
 
 /// The error for `text`, which must be refused.
 fn refused(text: &str) -> FileError {
-    match defined::load_text("bad.toml", text) {
+    match defined::load_text("bad.toml", text, strata::eval::nnue::check_net) {
         Ok(v) => panic!("accepted: {:?}\n{text}", v),
         Err(e) => e,
     }
@@ -181,7 +185,7 @@ fn with(from: &str, to: &str) -> String {
 
 #[test]
 fn the_good_file_loads() {
-    let v = defined::load_text("good.toml", GOOD).unwrap()[0];
+    let v = defined::load_text("good.toml", GOOD, strata::eval::nnue::check_net).unwrap()[0];
     assert_eq!(v.name(), "tiny");
     assert_eq!(Variant::from_name("tiny"), Some(v));
     assert_eq!(AnyGame::startpos(v).count_moves(), 5);
@@ -275,7 +279,8 @@ fn each_kind_of_mistake_is_named_with_its_line() {
 #[test]
 fn a_missing_file_and_a_refused_file_change_nothing() {
     let before = Variant::available();
-    let e = defined::load_file("/nonexistent/variants.toml").unwrap_err();
+    let e = defined::load_file("/nonexistent/variants.toml", strata::eval::nnue::check_net)
+        .unwrap_err();
     assert!(e.message.contains("cannot read"), "{e}");
     refused(&with("name = \"tiny\"", "name = \"kept-out\"").replace("royal = true", ""));
     assert!(Variant::from_name("kept-out").is_none());
@@ -450,7 +455,7 @@ fn holes_ranges_and_royal_capture() {
          start = \"2k/R1/K2 w 0 1\"\n{king}\
          [[variant.piece]]\nletter = \"R\"\nname = \"Rook\"\nmoves = [{{ slide = \"orthogonal\" }}]\n"
     );
-    let v = defined::load_text("holed.toml", &holed).unwrap()[0];
+    let v = defined::load_text("holed.toml", &holed, strata::eval::nnue::check_net).unwrap()[0];
     assert_eq!(v.layout().cells.len(), 8);
     let g = AnyGame::startpos(v);
     let names = |g: &AnyGame| -> Vec<String> {
@@ -473,7 +478,7 @@ fn holes_ranges_and_royal_capture() {
              start = \"K1R1k w 0 1\"\n{king}\
              [[variant.piece]]\nletter = \"R\"\nname = \"Rook\"\nmoves = [{{ slide = \"orthogonal\", range = {range} }}]\n"
         );
-        let v = defined::load_text("ranged.toml", &text).unwrap()[0];
+        let v = defined::load_text("ranged.toml", &text, strata::eval::nnue::check_net).unwrap()[0];
         let mut g = AnyGame::startpos(v);
         assert_eq!(names(&g), expected, "range {range}");
         if range == 2 {
@@ -544,7 +549,8 @@ fn games_from_a_full_reserve_keep_their_fens_readable() {
         { step = \"orthogonal\", forward = true, only = \"move\" },\n\
         { step = \"diagonal\", forward = true, only = \"capture\" },\n]\n\
         [variant.promotion]\nchoices = \"captured\"\n";
-    let v = defined::load_text("full.toml", text).unwrap_or_else(|e| panic!("{e}"))[0];
+    let v = defined::load_text("full.toml", text, strata::eval::nnue::check_net)
+        .unwrap_or_else(|e| panic!("{e}"))[0];
     // 7 on the board and 9 in reserve: the 16 cells. One more is refused.
     let over = AnyGame::from_fen(v, "rnk1/pppp/PPPP/RNK1[RRRRRRRRRRnnnnnnnnn] w 0 1");
     assert!(over.is_err());
@@ -574,7 +580,8 @@ fn en_passant_names_one_pawn() {
         .unwrap()
         .replacen("name = \"chess-data\"", "name = \"chess-any-step\"", 1)
         .replacen("moves = [\n", "moves = [{ step = \"all\" },\n", 1);
-    let v = defined::load_text("any-step.toml", &text).unwrap_or_else(|e| panic!("{e}"))[0];
+    let v = defined::load_text("any-step.toml", &text, strata::eval::nnue::check_net)
+        .unwrap_or_else(|e| panic!("{e}"))[0];
     let play = |fen: Option<&str>, mv: &str| -> AnyGame {
         let mut g = match fen {
             None => AnyGame::startpos(v),
@@ -646,7 +653,8 @@ fn repeated_moves_are_generated_once() {
         "choices = [\"Q\", \"R\", \"Q\", \"B\", \"N\", \"n\"]",
     );
     t = repeat(&t, "double_step_ranks = [2]", "double_step_ranks = [2, 2]");
-    let repeated = defined::load_text("repeated.toml", &t).unwrap_or_else(|e| panic!("{e}"))[0];
+    let repeated = defined::load_text("repeated.toml", &t, strata::eval::nnue::check_net)
+        .unwrap_or_else(|e| panic!("{e}"))[0];
     let original = load("chess-data.toml");
     for fen in [
         None,
@@ -838,6 +846,7 @@ fn boards_holes_and_numbers_never_panic() {
     let v = defined::load_text(
         "big.toml",
         &flat("big-holed", 18, 18, &["b2", "c3", "d4", "e5"]),
+        strata::eval::nnue::check_net,
     )
     .unwrap_or_else(|e| panic!("{e}"))[0];
     assert_eq!(v.layout().cells.len(), 320);
@@ -879,7 +888,7 @@ fn boards_holes_and_numbers_never_panic() {
         ("step = \"all\"", "slide = \"all\", range = 4294967295", ""),
     ] {
         let text = with(from, to);
-        match defined::compile_text("bad.toml", &text) {
+        match defined::compile_text("bad.toml", &text, strata::eval::nnue::check_net) {
             Ok(_) => assert!(words.is_empty(), "{to} accepted"),
             Err(e) => assert!(
                 !words.is_empty() && e.message.contains(words) && e.line == Some(11),
@@ -932,7 +941,7 @@ fn only_regular_files_are_read_and_at_once() {
         "/dev/zero".to_string(),
         dir.to_string_lossy().to_string(),
     ] {
-        let e = defined::load_file(&path).unwrap_err();
+        let e = defined::load_file(&path, strata::eval::nnue::check_net).unwrap_err();
         assert!(e.message.contains("not a regular file"), "{e}");
         // The same through the engine: one line, an error.
         let printed = engine_answer(&format!("setoption name VariantPath value {path}"));
@@ -954,15 +963,19 @@ fn file_size_and_compile_work_are_bounded() {
         MAX_VARIANTS_PER_FILE,
     };
     let big = temp_file("big.toml", &format!("{GOOD}{}", "#".repeat(MAX_FILE_BYTES)));
-    let e = defined::load_file(&big.to_string_lossy()).unwrap_err();
+    let e = defined::load_file(&big.to_string_lossy(), strata::eval::nnue::check_net).unwrap_err();
     let _ = std::fs::remove_file(&big);
     assert!(
         e.message.contains("more than a variant file may have"),
         "{e}"
     );
-    let e = defined::compile_text("big.toml", &format!("{GOOD}{}", "#".repeat(MAX_FILE_BYTES)))
-        .err()
-        .unwrap();
+    let e = defined::compile_text(
+        "big.toml",
+        &format!("{GOOD}{}", "#".repeat(MAX_FILE_BYTES)),
+        strata::eval::nnue::check_net,
+    )
+    .err()
+    .unwrap();
     assert!(
         e.message.contains("more than a variant file may have"),
         "{e}"
@@ -1034,14 +1047,17 @@ fn file_size_and_compile_work_are_bounded() {
 fn loading_a_file_again_reuses_its_variants() {
     let a = with("name = \"tiny\"", "name = \"reloaded\"");
     let b = with("name = \"tiny\"", "name = \"reloaded\"").replace("a test", "another test");
-    let first = defined::load_text("reload-a.toml", &a).unwrap()[0];
+    let first = defined::load_text("reload-a.toml", &a, strata::eval::nnue::check_net).unwrap()[0];
     let count = defined::loaded_count();
-    let again = defined::load_text("reload-a.toml", &a).unwrap()[0];
+    let again = defined::load_text("reload-a.toml", &a, strata::eval::nnue::check_net).unwrap()[0];
     assert_eq!(first, again, "the same rules, not a new copy");
-    let other = defined::load_text("reload-b.toml", &b).unwrap()[0];
+    let other = defined::load_text("reload-b.toml", &b, strata::eval::nnue::check_net).unwrap()[0];
     assert_ne!(first, other);
     assert_eq!(Variant::from_name("reloaded"), Some(other));
-    assert_eq!(defined::load_text("reload-a.toml", &a).unwrap()[0], first);
+    assert_eq!(
+        defined::load_text("reload-a.toml", &a, strata::eval::nnue::check_net).unwrap()[0],
+        first
+    );
     assert_eq!(
         Variant::from_name("reloaded"),
         Some(first),
@@ -1050,8 +1066,10 @@ fn loading_a_file_again_reuses_its_variants() {
     // Other tests load meanwhile, but this one added exactly one variant (b) since.
     assert!(defined::loaded_count() > count);
     let via_file = temp_file("reloaded.toml", &a);
-    let f1 = defined::load_file(&via_file.to_string_lossy()).unwrap()[0];
-    let f2 = defined::load_file(&via_file.to_string_lossy()).unwrap()[0];
+    let f1 =
+        defined::load_file(&via_file.to_string_lossy(), strata::eval::nnue::check_net).unwrap()[0];
+    let f2 =
+        defined::load_file(&via_file.to_string_lossy(), strata::eval::nnue::check_net).unwrap()[0];
     let _ = std::fs::remove_file(via_file);
     assert_eq!(f1, f2);
 }

@@ -242,7 +242,8 @@ mod tests {
         }
         assert_eq!(variant_view(Variant::Polyhedron).title, "Polyhedron Chess");
         let path = concat!(env!("CARGO_MANIFEST_DIR"), "/variants/raumschach.toml");
-        let raumschach = crate::rules::defined::load_file(path).unwrap()[0];
+        let raumschach =
+            crate::rules::defined::load_file(path, crate::eval::nnue::check_net).unwrap()[0];
         let view = variant_view(raumschach);
         assert_eq!(view.title, "Raumschach");
         // The file's own line; a file without one: its board and source.
@@ -260,8 +261,10 @@ mod tests {
             .map(|l| format!("{l}\n"))
             .collect();
         std::fs::write(&bare, text).unwrap();
-        let bare_view =
-            variant_view(crate::rules::defined::load_file(bare.to_str().unwrap()).unwrap()[0]);
+        let bare_view = variant_view(
+            crate::rules::defined::load_file(bare.to_str().unwrap(), crate::eval::nnue::check_net)
+                .unwrap()[0],
+        );
         std::fs::remove_file(&bare).ok();
         assert!(
             bare_view

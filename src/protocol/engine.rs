@@ -521,7 +521,7 @@ impl Engine {
         if path.trim().is_empty() || path == "<empty>" {
             return;
         }
-        match crate::rules::defined::load_file(path.trim()) {
+        match crate::rules::defined::load_file(path.trim(), crate::eval::nnue::check_net) {
             Ok(loaded) => {
                 self.options = declarations();
                 let names: Vec<&str> = loaded.iter().map(|v| v.name()).collect();

@@ -21,6 +21,7 @@ pub mod podionic;
 pub mod polyhedron;
 pub mod position;
 pub mod registry;
+pub mod shape;
 pub mod sink;
 pub mod variant;
 pub mod zobrist;

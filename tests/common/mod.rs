@@ -71,8 +71,11 @@ pub fn load_suite(path: &Path) -> Suite {
             // A variant defined in a file: the file (relative to the repository) is loaded.
             "variant-file" => {
                 let file = Path::new(env!("CARGO_MANIFEST_DIR")).join(rest);
-                strata::rules::defined::load_file(&file.to_string_lossy())
-                    .unwrap_or_else(|e| panic!("{}: {e}", at()));
+                strata::rules::defined::load_file(
+                    &file.to_string_lossy(),
+                    strata::eval::nnue::check_net,
+                )
+                .unwrap_or_else(|e| panic!("{}: {e}", at()));
             }
             "variant" => {
                 variant = Some(

@@ -25,6 +25,7 @@ pub use spec::{HAND_CAP, Spec};
 
 use crate::rules::piece::{Colour, Kind, Piece};
 use crate::rules::position::{Position, VariantRules};
+use crate::rules::shape::Shape;
 use crate::rules::{Game, Variant};
 
 /// What a network sees of a position.
@@ -418,9 +419,9 @@ struct Choice {
 
 static CHOICE: LazyLock<Mutex<Choice>> = LazyLock::new(Default::default);
 
-/// The embedded networks, read once each (`None`: the build embeds none).
-static EMBEDDED: LazyLock<Mutex<HashMap<String, Option<Arc<Net>>>>> =
-    LazyLock::new(Default::default);
+/// The embedded networks, read once each, by the address of their bytes (a variant file
+/// loaded again with another network under the same name has other bytes).
+static EMBEDDED: LazyLock<Mutex<HashMap<usize, Arc<Net>>>> = LazyLock::new(Default::default);
 
 /// The network `variant` plays with now: the one loaded for it with `EvalFile`, else the one
 /// its build embeds (unless `EvalFile none`); `None` for the hand-written evaluation.
@@ -437,30 +438,38 @@ pub fn current(variant: Variant) -> Option<Arc<Net>> {
     }
 }
 
-/// The network `variant`'s build embeds.
+/// The network `variant` comes with: the one its build embeds, or the one its variant file
+/// names (`net`, checked when the file was loaded).
 pub fn embedded(variant: Variant) -> Option<Arc<Net>> {
+    let bytes = embedded_bytes(variant)?;
     let mut cache = EMBEDDED.lock().unwrap_or_else(|e| e.into_inner());
-    cache
-        .entry(variant.name().to_string())
-        .or_insert_with(|| {
-            let bytes = embedded_bytes(variant)?;
-            let net = Net::read(bytes, &Spec::of(variant))
-                .unwrap_or_else(|e| panic!("the embedded network of {}: {e}", variant.name()));
-            Some(Arc::new(net))
-        })
-        .clone()
+    let net = cache.entry(bytes.as_ptr() as usize).or_insert_with(|| {
+        let net = Net::read(bytes, &Spec::of(variant))
+            .unwrap_or_else(|e| panic!("the embedded network of {}: {e}", variant.name()));
+        Arc::new(net)
+    });
+    Some(Arc::clone(net))
 }
 
-/// The bytes of the network the build embeds for `variant`. (`nets/pentaplane.net` is not
-/// embedded yet: it is loaded with `EvalFile` until it has passed its SPRT against the
-/// issue-19 start build and Pentaplane's strength levels are measured again with it;
-/// docs/results.md, "Networks".)
+/// The bytes of the network `variant` comes with: for a built-in variant the one its build
+/// embeds (each kept only where it won its SPRT against the evaluation by terms;
+/// docs/results.md, "Networks"), for a variant from a file the one the file names.
 fn embedded_bytes(variant: Variant) -> Option<&'static [u8]> {
-    let bytes: &'static [u8] = match variant.name() {
-        "chess" => include_bytes!("../nets/chess.net"),
-        _ => return None,
+    let bytes: &'static [u8] = match variant {
+        Variant::Defined(d) => d.0.net.as_deref()?,
+        _ => match variant.name() {
+            "chess" => include_bytes!("../nets/chess.net"),
+            _ => return None,
+        },
     };
     (!bytes.is_empty()).then_some(bytes)
+}
+
+/// Whether a variant of `shape` can play with the network file `bytes`: `Err` with the
+/// reason if not. A variant file's `net` is checked with it before the variant is
+/// registered ([`crate::rules::defined::NetCheck`]).
+pub fn check_net(shape: &Shape, bytes: &[u8]) -> Result<(), String> {
+    Net::read(bytes, &Spec::new(shape)).map(drop)
 }
 
 /// What `setoption name EvalFile value VALUE` asks: empty (or `<empty>`) the embedded
@@ -535,7 +544,8 @@ mod tests {
     #[test]
     fn cached_accumulators_equal_fresh_ones_in_every_variant() {
         let path = concat!(env!("CARGO_MANIFEST_DIR"), "/variants/raumschach.toml");
-        let raumschach = crate::rules::defined::load_file(path).unwrap()[0];
+        let raumschach =
+            crate::rules::defined::load_file(path, crate::eval::nnue::check_net).unwrap()[0];
         let mut rng = rand::rngs::StdRng::seed_from_u64(7);
         for v in Variant::ALL.into_iter().chain([raumschach]) {
             let net = Arc::new(test_net(v, 32));

@@ -34,8 +34,8 @@ pub const MAX_HIDDEN: usize = 2048;
 /// The most output buckets a file may have.
 pub const MAX_BUCKETS: usize = 64;
 /// The largest network file read, in bytes (a 300-cell variant of 16 kinds and four colours
-/// with 1024 neurons is about 80 MB).
-pub const MAX_FILE: usize = 256 << 20;
+/// with 1024 neurons is about 80 MB); a variant file's `net` has the same bound.
+pub const MAX_FILE: usize = crate::rules::defined::limits::MAX_NET_BYTES;
 
 /// A quantised network for one variant.
 #[derive(Clone, Debug, PartialEq)]

@@ -18,10 +18,11 @@
 
 use std::collections::HashMap;
 
+use crate::rules::Variant;
 use crate::rules::bitset::Cell;
 use crate::rules::geometry::Coord;
 use crate::rules::piece::{Colour, Kind};
-use crate::rules::{AnyGame, Game, Variant};
+use crate::rules::shape::Shape;
 
 /// Pieces of one kind in hand that have inputs of their own; more count as this many.
 pub const HAND_CAP: usize = 4;
@@ -57,34 +58,37 @@ pub struct Spec {
 impl Spec {
     /// The spec of `variant`.
     pub fn of(variant: Variant) -> Spec {
-        let layout = variant.layout();
-        let coords: Vec<Coord> = layout.cells.iter().map(|c| c.coord).collect();
-        let kinds = variant.info().pieces.len();
-        let colours = variant.colours();
-        let start = AnyGame::startpos(variant);
-        let placed: Vec<(Cell, Colour, Kind)> = (0..coords.len())
-            .filter_map(|c| {
-                let p = start.piece_at(c);
-                p.is_some().then(|| (c, p.colour(), p.kind()))
-            })
+        Spec::new(&Shape::of(variant))
+    }
+
+    /// The spec of a variant of that shape: what [`Spec::of`] reads off a registered
+    /// variant, and a variant file's loader off the variant it is compiling.
+    pub fn new(shape: &Shape) -> Spec {
+        let Shape {
+            name,
+            coords,
+            kinds,
+            colours,
+            placed,
+            holds,
+        } = shape;
+        let (kinds, colours, holds) = (*kinds, *colours, *holds);
+        let view: Vec<Vec<u16>> = (0..colours)
+            .map(|c| view_of(coords, placed, Colour(c as u8)))
             .collect();
-        let view = (0..colours)
-            .map(|c| view_of(&coords, &placed, Colour(c as u8)))
-            .collect();
-        let view: Vec<Vec<u16>> = view;
         let mut spec = Spec {
-            variant: variant.name().to_string(),
+            variant: name.to_string(),
             cells: coords.len(),
             kinds,
             colours,
             flat_view: view.concat(),
             view,
             start_pieces: placed.len(),
-            holds: variant.start_fen().contains('['),
-            mirror: mirror_of(&coords),
+            holds,
+            mirror: mirror_of(coords),
             fingerprint: 0,
         };
-        spec.fingerprint = spec.hash(&coords);
+        spec.fingerprint = spec.hash(coords);
         spec
     }
 
@@ -238,6 +242,7 @@ fn view_of(coords: &[Coord], placed: &[(Cell, Colour, Kind)], colour: Colour) ->
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::{AnyGame, Game};
 
     /// Chess: Black sees the ranks mirrored, and the inputs are those of chess's first
     /// network (relation x 384 + kind x 64 + square).
@@ -270,7 +275,8 @@ mod tests {
     #[test]
     fn every_variant_sees_its_start_the_same_from_every_side() {
         let path = concat!(env!("CARGO_MANIFEST_DIR"), "/variants/raumschach.toml");
-        let raumschach = crate::rules::defined::load_file(path).unwrap()[0];
+        let raumschach =
+            crate::rules::defined::load_file(path, crate::eval::nnue::check_net).unwrap()[0];
         let mut prints = Vec::new();
         for v in Variant::ALL.into_iter().chain([raumschach]) {
             let s = Spec::of(v);

@@ -782,6 +782,7 @@ fn assemble(def: &VariantDef, path: &str, p: Parts) -> Compiled {
             .map(|s| s.get_ref().clone())
             .unwrap_or_default(),
         path: path.to_string(),
+        net: None,
         info,
         geo: p.geo,
         zobrist,

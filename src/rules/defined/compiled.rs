@@ -5,7 +5,10 @@
 
 use super::position::DefinedPosition;
 use super::rules::Rules;
+use crate::rules::bitset::Cell;
 use crate::rules::info::PieceInfo;
+use crate::rules::piece::{Colour, Kind};
+use crate::rules::shape::{self, Shape};
 
 /// A variant compiled from a file and not (yet) registered.
 pub struct Compiled {
@@ -36,22 +39,55 @@ impl Compiled {
         &self.rules
     }
 
-    /// Reads the start position with these rules: `Err` with the reader's words if it is
-    /// refused. Nothing is leaked either way.
-    pub(super) fn check_start(mut self) -> (Self, Result<(), String>) {
+    /// Reads the start position with these rules: the pieces it places, or `Err` with the
+    /// reader's words if it is refused. Nothing is leaked either way.
+    pub(super) fn check_start(mut self) -> (Self, Result<Vec<(Cell, Colour, Kind)>, String>) {
+        let cells = self.rules.geo.cells();
         // A position points at its rules with a `'static` reference, so the rules are lent
         // out as one for the time of the check, and owned again after it.
         let raw: *mut Rules = Box::into_raw(self.rules);
         // SAFETY: `raw` comes from `Box::into_raw` just above and is not freed before the box
         // is rebuilt below. The reference lives no longer than this statement: `from_fen`
         // keeps no copy of it anywhere but in the position it returns (no global table, no
-        // thread), and `map(drop)` drops that position before the statement ends; the
-        // `String` of an error holds none.
-        let checked = DefinedPosition::from_fen(unsafe { &*raw }, &self.start).map(drop);
+        // thread), and `map` drops that position before the statement ends, keeping only
+        // the cells, colours and kinds it read; the `String` of an error holds none.
+        let checked = DefinedPosition::from_fen(unsafe { &*raw }, &self.start)
+            .map(|p| shape::placed(&p, cells));
         // SAFETY: `raw` is the pointer `Box::into_raw` gave, not yet freed, and nothing
         // refers to the rules any more (above), so a box may own them again.
         self.rules = unsafe { Box::from_raw(raw) };
         (self, checked)
+    }
+
+    /// The variant's shape, given the pieces its start position places
+    /// ([`Compiled::check_start`]): what its network's inputs are derived from. It equals
+    /// [`Shape::of`] the variant once it is registered.
+    pub fn shape(&self, placed: Vec<(Cell, Colour, Kind)>) -> Shape {
+        Shape {
+            name: self.name.clone(),
+            coords: self
+                .rules
+                .geo
+                .layout()
+                .cells
+                .iter()
+                .map(|c| c.coord)
+                .collect(),
+            kinds: self.rules.kinds,
+            colours: 2,
+            placed,
+            holds: self.start.contains('['),
+        }
+    }
+
+    /// The network the variant plays with (its file's `net`, checked).
+    pub(super) fn set_net(&mut self, bytes: Vec<u8>) {
+        self.rules.net = Some(bytes);
+    }
+
+    /// The bytes of the network it plays with, if its file names one.
+    pub fn net_bytes(&self) -> usize {
+        self.rules.net.as_ref().map_or(0, Vec::len)
     }
 
     /// Leaks the rules and their texts, for the rest of the process: only for a variant

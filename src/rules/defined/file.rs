@@ -28,6 +28,10 @@ pub struct VariantDef {
     /// What is special about it, in a line for players (the GUI shows it under its name).
     #[serde(default)]
     pub summary: Option<Spanned<String>>,
+    /// A network trained for this variant (`strata train-net`): a file in this file's folder
+    /// or below it, which the variant then plays with unless `EvalFile` chooses another.
+    #[serde(default)]
+    pub net: Option<Spanned<String>>,
     /// The board.
     pub board: Spanned<BoardDef>,
     /// White's forward axes (`"y"`, `"z"`, or `"-y"`...); Black's are the opposite ones.

@@ -31,6 +31,12 @@ pub const MAX_ATOM_ITEMS: usize = 32;
 pub const MAX_PIECE_VECTORS: usize = 256;
 /// The most holes a board may list.
 pub const MAX_HOLES: usize = 1024;
+/// The largest network file a variant file may name (`net`), in bytes: the bound of
+/// `setoption name EvalFile` too.
+pub const MAX_NET_BYTES: usize = 256 << 20;
+/// The most bytes of networks the file-defined variants of one process hold together
+/// (each registered variant keeps its network for the rest of the process).
+pub const MAX_NET_BYTES_LOADED: usize = 512 << 20;
 /// The longest variant name (the `UCI_Variant` value), in characters.
 pub const MAX_NAME_CHARS: usize = 64;
 /// The longest title, source or piece name, in characters.
@@ -68,6 +74,7 @@ pub(super) fn texts(def: &VariantDef) -> Result<(), Refusal> {
         ("title", &def.title),
         ("source", &def.source),
         ("summary", &def.summary),
+        ("net", &def.net),
     ] {
         if let Some(t) = t {
             text(what, t.get_ref(), &t.span(), MAX_TEXT_CHARS)?;

@@ -17,6 +17,7 @@ mod fen;
 pub mod file;
 pub mod limits;
 mod movegen;
+mod net;
 mod pieces;
 mod position;
 mod registry;
@@ -24,6 +25,7 @@ pub mod rules;
 mod source;
 
 pub use compiled::Compiled;
+pub use net::NetCheck;
 pub use position::{Defined, DefinedPosition, Reserve};
 pub use registry::{count as loaded_count, find, loaded};
 pub use rules::{Goal, Rules};
@@ -79,9 +81,10 @@ fn line_of(text: &str, byte: usize) -> usize {
 }
 
 /// Compiles every variant of a file's text without registering them (`path` names it in
-/// messages), start positions checked; nothing is leaked. The whole file is refused at its
-/// first error.
-pub fn compile_text(path: &str, text: &str) -> Result<Vec<Compiled>, FileError> {
+/// messages, and the folder a `net` is read from), start positions checked and each `net`
+/// read and checked by `nets`; nothing is leaked. The whole file is refused at its first
+/// error.
+pub fn compile_text(path: &str, text: &str, nets: NetCheck) -> Result<Vec<Compiled>, FileError> {
     let err = |span: Option<std::ops::Range<usize>>, message: &str| {
         FileError::new(path, span.map(|s| line_of(text, s.start)), message)
     };
@@ -128,25 +131,34 @@ pub fn compile_text(path: &str, text: &str) -> Result<Vec<Compiled>, FileError> 
             ));
         }
         let compiled = compile::compile(def, path).map_err(|e| err(Some(e.span), &e.message))?;
-        let (compiled, start) = compiled.check_start();
-        if let Err(e) = start {
-            return Err(err(Some(def.start.span()), &format!("start position: {e}")));
+        let (mut compiled, start) = compiled.check_start();
+        let placed =
+            start.map_err(|e| err(Some(def.start.span()), &format!("start position: {e}")))?;
+        if let Some(net) = &def.net {
+            let bytes = net::read(path, net.get_ref())
+                .and_then(|bytes| {
+                    nets(&compiled.shape(placed), &bytes)?;
+                    Ok(bytes)
+                })
+                .map_err(|e| err(Some(net.span()), &format!("net: {e}")))?;
+            compiled.set_net(bytes);
         }
         out.push(compiled);
     }
     Ok(out)
 }
 
-/// Reads, checks and registers every variant in the file at `path`; returns them in file
-/// order. Only a regular file of at most [`limits::MAX_FILE_BYTES`] is read (a FIFO, a
+/// Reads, checks and registers every variant in the file at `path`, with the network each
+/// names (`net`, checked by `nets`: the network format is the evaluation's,
+/// `crate::eval::nnue::check_net`); returns them in file order. Only a regular file of at most [`limits::MAX_FILE_BYTES`] is read (a FIFO, a
 /// device or a directory is refused at once). On any error nothing is registered and the
 /// variants loaded before stay as they were.
-pub fn load_file(path: &str) -> Result<Vec<Variant>, FileError> {
+pub fn load_file(path: &str, nets: NetCheck) -> Result<Vec<Variant>, FileError> {
     let text = source::read(path).map_err(|m| FileError::new(path, None, &m))?;
     let absolute = std::fs::canonicalize(path)
         .map(|p| p.to_string_lossy().to_string())
         .unwrap_or_else(|_| path.to_string());
-    load_text(&absolute, &text).map_err(|mut e| {
+    load_text(&absolute, &text, nets).map_err(|mut e| {
         e.path = path.to_string();
         e
     })
@@ -154,12 +166,12 @@ pub fn load_file(path: &str) -> Result<Vec<Variant>, FileError> {
 
 /// [`load_file`] on text already read (`path` is where it was read from). Text loaded from
 /// the same path before gives the same variants again, compiled once.
-pub fn load_text(path: &str, text: &str) -> Result<Vec<Variant>, FileError> {
+pub fn load_text(path: &str, text: &str, nets: NetCheck) -> Result<Vec<Variant>, FileError> {
     if let Some(again) = registry::reuse(path, text) {
         return Ok(again);
     }
     registry::room_for_one().map_err(|m| FileError::new(path, None, &m))?;
-    let compiled = compile_text(path, text)?;
+    let compiled = compile_text(path, text, nets)?;
     registry::register(path, text, compiled).map_err(|m| FileError::new(path, None, &m))
 }
 

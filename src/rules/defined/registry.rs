@@ -11,7 +11,7 @@ use std::hash::{Hash, Hasher};
 use std::sync::{PoisonError, RwLock};
 
 use super::compiled::Compiled;
-use super::limits::MAX_LOADED_VARIANTS;
+use super::limits::{MAX_LOADED_VARIANTS, MAX_NET_BYTES_LOADED};
 use super::rules::Rules;
 use crate::rules::variant::{DefinedRef, Variant};
 
@@ -136,6 +136,19 @@ pub(super) fn register(
     }
     if let Some(why) = no_room(reg.order.len(), compiled.len()) {
         return Err(why);
+    }
+    let held: usize = reg
+        .order
+        .iter()
+        .map(|r| r.net.as_ref().map_or(0, Vec::len))
+        .sum();
+    let more: usize = compiled.iter().map(Compiled::net_bytes).sum();
+    if more > 0 && held + more > MAX_NET_BYTES_LOADED {
+        return Err(format!(
+            "the variants loaded hold {held} bytes of networks, and this file's {more} more \
+             would pass the bound of {MAX_NET_BYTES_LOADED} (see 'Limits' in \
+             docs/variant-files.md): restart the engine to load it"
+        ));
     }
     let rules: Vec<&'static Rules> = compiled.into_iter().map(Compiled::into_static).collect();
     reg.order.extend(&rules);

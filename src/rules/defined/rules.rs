@@ -123,6 +123,9 @@ pub struct Rules {
     pub summary: String,
     /// The file it was read from.
     pub path: String,
+    /// The network its file names (`net`), checked when the file was loaded: the bytes of a
+    /// network file, which `crate::eval::nnue` reads as this variant's embedded network.
+    pub net: Option<Vec<u8>>,
     /// What the rest of the engine reads about every variant (its start position, bench
     /// positions and pieces are empty until the variant is registered).
     pub info: VariantInfo,

@@ -97,7 +97,7 @@ fn every_builtin_variant_round_trips() {
 #[test]
 fn raumschach_from_its_file_round_trips() {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/variants/raumschach.toml");
-    let loaded = crate::rules::defined::load_file(path).unwrap();
+    let loaded = crate::rules::defined::load_file(path, crate::eval::nnue::check_net).unwrap();
     let v = loaded
         .into_iter()
         .find(|v| v.name() == "raumschach")
