@@ -459,6 +459,7 @@ fn embedded_bytes(variant: Variant) -> Option<&'static [u8]> {
         Variant::Defined(d) => d.0.net.as_deref()?,
         _ => match variant.name() {
             "chess" => include_bytes!("../nets/chess.net"),
+            "pentaplane" => include_bytes!("../nets/pentaplane.net"),
             _ => return None,
         },
     };
