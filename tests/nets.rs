@@ -232,6 +232,7 @@ fn a_file_variant_gets_a_network_from_its_own_games() {
         ),
         ("missing.net", "cannot read the file"),
         ("other.net", "another board"),
+        ("link.net", "must name a file in the variant file's folder"),
     ] {
         let refused = shipped.join("refused.toml");
         std::fs::write(
@@ -240,6 +241,11 @@ fn a_file_variant_gets_a_network_from_its_own_games() {
         )
         .unwrap();
         let _ = std::fs::remove_file(shipped.join("other.net"));
+        if value == "link.net" {
+            // A link inside the folder that leads out of it.
+            let _ = std::fs::remove_file(shipped.join("link.net"));
+            std::os::unix::fs::symlink(&*net, shipped.join("link.net")).unwrap();
+        }
         if value == "other.net" {
             // A network trained for another board under the same name.
             std::fs::copy(&*net, shipped.join("other.net")).unwrap();

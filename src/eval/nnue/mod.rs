@@ -419,6 +419,10 @@ struct Choice {
 
 static CHOICE: LazyLock<Mutex<Choice>> = LazyLock::new(Default::default);
 
+/// The most bytes the networks loaded with `EvalFile` take in memory together (one per
+/// variant; each file is at most [`net::MAX_FILE`]).
+pub const MAX_LOADED: usize = 512 << 20;
+
 /// The embedded networks, read once each, by the address of their bytes (a variant file
 /// loaded again with another network under the same name has other bytes).
 static EMBEDDED: LazyLock<Mutex<HashMap<usize, Arc<Net>>>> = LazyLock::new(Default::default);
@@ -489,7 +493,9 @@ pub fn load(value: &str) -> Result<String, String> {
     if value.eq_ignore_ascii_case("none") {
         CHOICE.lock().unwrap_or_else(|e| e.into_inner()).terms = true;
         return Ok(
-            "the variants without a network file play with their hand-written evaluation".into(),
+            "every variant plays with its hand-written evaluation, but those given a \
+                   network with EvalFile"
+                .into(),
         );
     }
     let shown = crate::text::echo(value, 200);
@@ -504,17 +510,29 @@ pub fn load(value: &str) -> Result<String, String> {
         )
     })?;
     let net = Net::read(&bytes, &Spec::of(variant)).map_err(|e| format!("{shown}: {e}"))?;
+    drop(bytes);
+    let mut choice = CHOICE.lock().unwrap_or_else(|e| e.into_inner());
+    let others: usize = choice
+        .files
+        .iter()
+        .filter(|(n, _)| **n != name)
+        .map(|(_, n)| n.heap_bytes())
+        .sum();
+    if others + net.heap_bytes() > MAX_LOADED {
+        return Err(format!(
+            "{shown}: the networks loaded with EvalFile for other variants take {others} \
+             bytes, and this one's {} more would pass the bound of {MAX_LOADED} \
+             (EvalFile with an empty value frees them)",
+            net.heap_bytes()
+        ));
+    }
     let words = format!(
         "{} plays with the network {shown} ({} hidden neurons, {} output buckets)",
         variant.name(),
         net.hidden,
         net.buckets
     );
-    CHOICE
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .files
-        .insert(name, Arc::new(net));
+    choice.files.insert(name, Arc::new(net));
     Ok(words)
 }
 
@@ -536,6 +554,19 @@ mod tests {
             .collect();
         let b2 = (0..8).map(|i| i * 1000).collect();
         Net::new(&spec, hidden, w1, vec![40; hidden], w2, b2)
+    }
+
+    /// Output biases far beyond anything trained (a damaged or hostile file) give an
+    /// evaluation within [`net::MAX_OUTPUT`], never a mate score.
+    #[test]
+    fn a_network_never_evaluates_beyond_its_bound() {
+        for (bias, sign) in [(i32::MAX / 2, 1), (i32::MIN / 2, -1)] {
+            let mut net = test_net(Variant::Chess, 32);
+            net.b2 = vec![bias; 8];
+            let p = AnyGame::startpos(Variant::Chess);
+            let v = with_game!(&p, g => net.evaluate_fresh(g));
+            assert_eq!(v, sign * net::MAX_OUTPUT);
+        }
     }
 
     /// Along random games with moves taken back and null moves, in every variant (drops,

@@ -33,6 +33,10 @@ pub const MAX_W2: i16 = 512;
 pub const MAX_HIDDEN: usize = 2048;
 /// The most output buckets a file may have.
 pub const MAX_BUCKETS: usize = 64;
+/// The largest evaluation a network gives, in centipawns, either way: far beyond any won
+/// position's score, and far below the mate scores, which a damaged or hostile file's
+/// weights could otherwise reach.
+pub const MAX_OUTPUT: i32 = 20_000;
 /// The largest network file read, in bytes (a 300-cell variant of 16 kinds and four colours
 /// with 1024 neurons is about 80 MB); a variant file's `net` has the same bound.
 pub const MAX_FILE: usize = crate::rules::defined::limits::MAX_NET_BYTES;
@@ -246,7 +250,13 @@ impl Net {
         let h = self.hidden;
         let w = &self.w2[bucket * 2 * h..(bucket + 1) * 2 * h];
         let sum = dot(us, &w[..h], self.w2_short) + dot(them, &w[h..], self.w2_short);
-        ((sum / QA as i64 + self.b2[bucket] as i64) * SCALE as i64 / (QA * QB) as i64) as i32
+        let v = (sum / QA as i64 + self.b2[bucket] as i64) * SCALE as i64 / (QA * QB) as i64;
+        v.clamp(-MAX_OUTPUT as i64, MAX_OUTPUT as i64) as i32
+    }
+
+    /// The bytes its weights take in memory.
+    pub fn heap_bytes(&self) -> usize {
+        2 * (self.w1.len() + self.b1.len() + self.w2.len()) + 4 * self.b2.len()
     }
 }
 

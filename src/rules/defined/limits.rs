@@ -35,8 +35,9 @@ pub const MAX_HOLES: usize = 1024;
 /// `setoption name EvalFile` too.
 pub const MAX_NET_BYTES: usize = 256 << 20;
 /// The most bytes of networks the file-defined variants of one process hold together
-/// (each registered variant keeps its network for the rest of the process).
-pub const MAX_NET_BYTES_LOADED: usize = 512 << 20;
+/// (each registered variant keeps its network for the rest of the process, and once played
+/// with, its weights read out of it as much again).
+pub const MAX_NET_BYTES_LOADED: usize = 256 << 20;
 /// The longest variant name (the `UCI_Variant` value), in characters.
 pub const MAX_NAME_CHARS: usize = 64;
 /// The longest title, source or piece name, in characters.

@@ -55,11 +55,24 @@ pub struct FileError {
     pub message: String,
 }
 
+/// The most characters of a file's path an error shows (its end).
+const MAX_PATH_SHOWN: usize = 80;
+
 impl std::fmt::Display for FileError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // A long path keeps its end (the file's name), so that the line and the reason fit
+        // in one protocol line.
+        let chars = self.path.chars().count();
+        let path = match chars > MAX_PATH_SHOWN {
+            true => {
+                let tail: String = self.path.chars().skip(chars - MAX_PATH_SHOWN).collect();
+                format!("...{}", text::escape(&tail))
+            }
+            false => text::escape(&self.path).into_owned(),
+        };
         match self.line {
-            Some(l) => write!(f, "{}:{}: {}", text::escape(&self.path), l, self.message),
-            None => write!(f, "{}: {}", text::escape(&self.path), self.message),
+            Some(l) => write!(f, "{path}:{l}: {}", self.message),
+            None => write!(f, "{path}: {}", self.message),
         }
     }
 }
@@ -115,6 +128,7 @@ pub fn compile_text(path: &str, text: &str, nets: NetCheck) -> Result<Vec<Compil
         ));
     }
     let mut out: Vec<Compiled> = Vec::new();
+    let mut held = registry::net_bytes_held();
     for v in &file.variant {
         let def = v.get_ref();
         let name = def.name.get_ref();
@@ -135,12 +149,9 @@ pub fn compile_text(path: &str, text: &str, nets: NetCheck) -> Result<Vec<Compil
         let placed =
             start.map_err(|e| err(Some(def.start.span()), &format!("start position: {e}")))?;
         if let Some(net) = &def.net {
-            let bytes = net::read(path, net.get_ref())
-                .and_then(|bytes| {
-                    nets(&compiled.shape(placed), &bytes)?;
-                    Ok(bytes)
-                })
+            let bytes = net::read(path, net.get_ref(), held, || compiled.shape(placed), nets)
                 .map_err(|e| err(Some(net.span()), &format!("net: {e}")))?;
+            held += bytes.len();
             compiled.set_net(bytes);
         }
         out.push(compiled);

@@ -79,7 +79,22 @@ pub fn count() -> usize {
         .len()
 }
 
+/// The bytes of the networks the registered variants hold (their files' `net`).
+pub(super) fn net_bytes_held() -> usize {
+    REGISTRY
+        .read()
+        .unwrap_or_else(PoisonError::into_inner)
+        .net_bytes_held()
+}
+
 impl Registry {
+    fn net_bytes_held(&self) -> usize {
+        self.order
+            .iter()
+            .map(|r| r.net.as_ref().map_or(0, Vec::len))
+            .sum()
+    }
+
     /// The variants `text` read from `path` gave before, made the newest.
     fn reuse(&mut self, path: &str, hash: u64, text: &str) -> Option<Vec<Variant>> {
         let f = self
@@ -137,11 +152,9 @@ pub(super) fn register(
     if let Some(why) = no_room(reg.order.len(), compiled.len()) {
         return Err(why);
     }
-    let held: usize = reg
-        .order
-        .iter()
-        .map(|r| r.net.as_ref().map_or(0, Vec::len))
-        .sum();
+    // Checked net by net while compiling (`net::read`); again here, where another thread
+    // may have registered networks meanwhile.
+    let held = reg.net_bytes_held();
     let more: usize = compiled.iter().map(Compiled::net_bytes).sum();
     if more > 0 && held + more > MAX_NET_BYTES_LOADED {
         return Err(format!(
