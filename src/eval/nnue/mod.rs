@@ -464,6 +464,7 @@ fn embedded_bytes(variant: Variant) -> Option<&'static [u8]> {
         _ => match variant.name() {
             "chess" => include_bytes!("../nets/chess.net"),
             "pentaplane" => include_bytes!("../nets/pentaplane.net"),
+            "podionic" => include_bytes!("../nets/podionic.net"),
             _ => return None,
         },
     };
