@@ -8,6 +8,9 @@ use super::geometry::Coord;
 use super::piece::{Colour, Kind};
 use super::{AnyGame, Game, Variant};
 
+/// The pieces a position places: cell, colour, kind.
+pub type Placed = Vec<(Cell, Colour, Kind)>;
+
 /// See the module's doc.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Shape {
@@ -20,7 +23,7 @@ pub struct Shape {
     /// Colours (2, or 4 in two teams).
     pub colours: usize,
     /// The start position's pieces: cell, colour, kind.
-    pub placed: Vec<(Cell, Colour, Kind)>,
+    pub placed: Placed,
     /// Whether the variant holds pieces off the board (its FEN has a holdings field).
     pub holds: bool,
 }
@@ -42,7 +45,7 @@ impl Shape {
 }
 
 /// The pieces `position` places on its `cells` cells.
-pub fn placed<G: Game>(position: &G, cells: usize) -> Vec<(Cell, Colour, Kind)> {
+pub fn placed<G: Game>(position: &G, cells: usize) -> Placed {
     (0..cells)
         .filter_map(|c| {
             let p = position.piece_at(c);

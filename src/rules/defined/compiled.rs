@@ -5,10 +5,8 @@
 
 use super::position::DefinedPosition;
 use super::rules::Rules;
-use crate::rules::bitset::Cell;
 use crate::rules::info::PieceInfo;
-use crate::rules::piece::{Colour, Kind};
-use crate::rules::shape::{self, Shape};
+use crate::rules::shape::{self, Placed, Shape};
 
 /// A variant compiled from a file and not (yet) registered.
 pub struct Compiled {
@@ -41,7 +39,7 @@ impl Compiled {
 
     /// Reads the start position with these rules: the pieces it places, or `Err` with the
     /// reader's words if it is refused. Nothing is leaked either way.
-    pub(super) fn check_start(mut self) -> (Self, Result<Vec<(Cell, Colour, Kind)>, String>) {
+    pub(super) fn check_start(mut self) -> (Self, Result<Placed, String>) {
         let cells = self.rules.geo.cells();
         // A position points at its rules with a `'static` reference, so the rules are lent
         // out as one for the time of the check, and owned again after it.
@@ -62,7 +60,7 @@ impl Compiled {
     /// The variant's shape, given the pieces its start position places
     /// ([`Compiled::check_start`]): what its network's inputs are derived from. It equals
     /// [`Shape::of`] the variant once it is registered.
-    pub fn shape(&self, placed: Vec<(Cell, Colour, Kind)>) -> Shape {
+    pub fn shape(&self, placed: Placed) -> Shape {
         Shape {
             name: self.name.clone(),
             coords: self
