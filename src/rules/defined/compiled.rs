@@ -58,7 +58,7 @@ impl Compiled {
     }
 
     /// The variant's shape, given the pieces its start position places
-    /// ([`Compiled::check_start`]): what its network's inputs are derived from. It equals
+    /// (read by `check_start`): what its network's inputs are derived from. It equals
     /// [`Shape::of`] the variant once it is registered.
     pub fn shape(&self, placed: Placed) -> Shape {
         Shape {
