@@ -188,26 +188,13 @@ fn a_file_variant_gets_a_network_from_its_own_games() {
         "eval".into(),
     ]);
     assert_eq!(network_line(&out), network_line(&by_file), "{out}{by_file}");
-    let said = run(&[
-        "--variant-file",
-        &shipped_file,
-        "bench",
-        "--variant",
-        "raumschach",
-        "--depth",
-        "3",
-    ]);
-    let plain = run(&[
-        "--variant-file",
-        &shipped_file,
-        "bench",
-        "--variant",
-        "raumschach",
-        "--depth",
-        "3",
-        "--eval-file",
-        "none",
-    ]);
+    let bench = |more: &[&str]| {
+        let mut args = vec!["--variant-file", &shipped_file, "bench", "--variant"];
+        args.extend(["raumschach", "--depth", "3"]);
+        args.extend(more);
+        run(&args)
+    };
+    let (said, plain) = (bench(&[]), bench(&["--eval-file", "none"]));
     let nodes = |s: &str| {
         s.lines()
             .find(|l| l.starts_with("total:"))

@@ -10,35 +10,46 @@ use crate::rules::{AnyGame, Game, Variant};
 /// The longest line of a text data file, bytes (a FEN of a 320-cell board is under 2 KiB).
 pub const MAX_TEXT_LINE: usize = 64 * 1024;
 
-/// The lines of a text data file opened at `path` (a regular file only), each at most
-/// [`MAX_TEXT_LINE`] bytes, handed to `each` with their numbers; a
-/// longer line, or one not UTF-8, is an error naming its line.
+/// The lines of a text data file opened at `path` (a regular file only), as
+/// [`for_each_line_in`]; errors name the file.
 pub fn for_each_line(
     path: &str,
     each: &mut dyn FnMut(usize, &str) -> Result<(), String>,
 ) -> Result<(), String> {
-    use std::io::{BufRead, Read};
     let file = crate::files::open_regular(path).map_err(|e| format!("{path}: {e}"))?;
     let mut input = std::io::BufReader::with_capacity(1 << 20, file);
+    for_each_line_in(&mut input, &format!("{path}:"), each)
+}
+
+/// The lines of text data read from `input`, each at most [`MAX_TEXT_LINE`] bytes, handed
+/// to `each` with their numbers (from 1); a longer line, or one not UTF-8, or a failed read,
+/// is an error naming its line after `at` (`PATH:` or nothing: `at` + `N: ...`). The errors
+/// of `each` are passed on as they are.
+pub fn for_each_line_in(
+    input: &mut dyn std::io::BufRead,
+    at: &str,
+    each: &mut dyn FnMut(usize, &str) -> Result<(), String>,
+) -> Result<(), String> {
+    use std::io::{BufRead, Read};
     let mut buf = Vec::new();
     let mut n = 0;
     loop {
         buf.clear();
-        let read = (&mut input)
+        let read = input
             .take(MAX_TEXT_LINE as u64 + 1)
             .read_until(b'\n', &mut buf)
-            .map_err(|e| format!("{path}: {e}"))?;
+            .map_err(|e| format!("{at}{}: {e}", n + 1))?;
         if read == 0 {
             return Ok(());
         }
         n += 1;
         if buf.len() > MAX_TEXT_LINE {
             return Err(format!(
-                "{path}:{n}: a line longer than {MAX_TEXT_LINE} bytes (is this a data file?)"
+                "{at}{n}: a line longer than {MAX_TEXT_LINE} bytes (is this a data file?)"
             ));
         }
         let line = std::str::from_utf8(&buf)
-            .map_err(|_| format!("{path}:{n}: not UTF-8 text (is this a data file?)"))?;
+            .map_err(|_| format!("{at}{n}: not UTF-8 text (is this a data file?)"))?;
         each(n, line)?;
     }
 }

@@ -41,7 +41,7 @@
 //! Nothing is allocated from a length in the file beyond these bounds, so a file of garbage
 //! costs no memory: its first bytes are refused.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufRead, BufReader, Write};
 
 use super::data::{GAME_MARK, Sample};
 use crate::rules::bitset::Cell;
@@ -595,47 +595,29 @@ fn read_text(
     variant: Variant,
     each: &mut dyn FnMut(Record) -> Result<(), String>,
 ) -> Result<(), String> {
-    let mut buf = Vec::new();
-    let mut line_no = 0u64;
     // Without game marks, every position is a game of its own.
     let mut game: Option<u32> = None;
     let mut count: u32 = 0;
-    loop {
-        buf.clear();
-        let n = input
-            .take(MAX_TEXT_LINE as u64 + 1)
-            .read_until(b'\n', &mut buf)
-            .map_err(|e| format!("{}: {e}", line_no + 1))?;
-        if n == 0 {
-            return Ok(());
-        }
-        line_no += 1;
-        if buf.len() > MAX_TEXT_LINE {
-            return Err(format!(
-                "{line_no}: a line longer than {MAX_TEXT_LINE} bytes (is this a data file?)"
-            ));
-        }
-        let line = std::str::from_utf8(&buf)
-            .map_err(|_| format!("{line_no}: not UTF-8 text (is this a data file?)"))?
-            .trim();
+    super::data::for_each_line_in(input, "", &mut |line_no, line| {
+        let line = line.trim();
         if let Some(n) = line.strip_prefix(GAME_MARK) {
             let n = n
                 .trim()
                 .parse()
                 .map_err(|_| format!("{line_no}: bad game number in '{line}' (0 to 2^32-1)"))?;
             game = Some(n);
-            continue;
+            return Ok(());
         }
         if line.is_empty() || line.starts_with('#') {
-            continue;
+            return Ok(());
         }
         let sample = Sample::parse(line).map_err(|e| format!("{line_no}: {e}"))?;
         let position =
             AnyGame::from_fen(variant, &sample.fen).map_err(|e| format!("{line_no}: {e}"))?;
         count = count.saturating_add(1);
         let g = game.unwrap_or(count);
-        each(Record::from_game(&position, sample.score, sample.result, g))?;
-    }
+        each(Record::from_game(&position, sample.score, sample.result, g))
+    })
 }
 
 #[cfg(test)]
