@@ -276,6 +276,24 @@ fn each_kind_of_mistake_is_named_with_its_line() {
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 
+/// A file deep in long folders: its error still shows the line and the reason in a short
+/// line, with the end of the path (the file's name).
+#[test]
+fn an_error_under_a_long_path_keeps_its_line_and_reason() {
+    let path = format!("{}/bad.toml", "/a-rather-long-folder-name".repeat(20));
+    let e = defined::load_text(
+        &path,
+        &with("step = \"all\"", "step = \"sideways\""),
+        strata::eval::nnue::check_net,
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(e.starts_with("..."), "{e}");
+    assert!(e.contains("-folder-name/bad.toml:11: "), "{e}");
+    assert!(e.contains("sideways"), "{e}");
+    assert!(e.len() < 200, "{} characters: {e}", e.len());
+}
+
 #[test]
 fn a_missing_file_and_a_refused_file_change_nothing() {
     let before = Variant::available();
