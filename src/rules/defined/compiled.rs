@@ -72,7 +72,7 @@ impl Compiled {
                 .map(|c| c.coord)
                 .collect(),
             kinds: self.rules.kinds,
-            colours: 2,
+            colours: self.rules.info.colours,
             placed,
             holds: self.start.contains('['),
         }
