@@ -21,7 +21,9 @@
 //!   its score pulled towards the best score by a share that grows as the level falls, plus a
 //!   random amount of at most about a pawn, and the most appealing is played. A move much
 //!   worse than the best (a lost piece, a mate against it) keeps a low appeal and is not
-//!   played; among moves close in value the weaker levels choose almost at random.
+//!   played; among moves close in value the weaker levels choose almost at random. Between
+//!   levels 19 and 20 this looseness fades to nothing, so that the top of `UCI_Elo` reaches
+//!   full strength by degrees.
 //!
 //! This is the scheme of Stockfish's skill levels (a multi-PV search, then a weakness-spread
 //! choice), with a node limit in place of Stockfish's depth limit so that a level means the
@@ -104,8 +106,13 @@ impl Skill {
 
     /// How loosely candidates are weighed, out of 128: 120 at level 0, 82 at level 19 (a
     /// candidate's distance below the best counts for (128 - weakness) / 128 of its value).
+    /// Between 19 and 20 it fades to 0, so that `UCI_Elo` reaches full strength through
+    /// levels that play ever closer to it rather than by a jump: at level 19.5 it is 41, and
+    /// just below 20 the best candidate is played (with no noise either, which scales with
+    /// the weakness).
     fn weakness(&self) -> i64 {
-        (120.0 - 2.0 * self.level).round() as i64
+        let fade = (FULL_LEVEL - self.level).clamp(0.0, 1.0);
+        ((120.0 - 2.0 * self.level) * fade).round() as i64
     }
 
     /// The index of the candidate to play among `scores` (best first, at least one).
@@ -243,5 +250,10 @@ mod tests {
         assert!(weak.iter().all(|&c| c > 300), "level 0: {weak:?}");
         assert!(strong[0] > weak[0], "{strong:?} vs {weak:?}");
         assert!(strong[3] < weak[3], "{strong:?} vs {weak:?}");
+        // Between 19 and 20 the handicap fades: more of the best move at 19.5, and only the
+        // best just below full strength.
+        let fading = spread(19.5);
+        assert!(fading[0] > strong[0], "{fading:?} vs {strong:?}");
+        assert_eq!(spread(19.99), [4000, 0, 0, 0]);
     }
 }
