@@ -142,7 +142,7 @@ mod tests {
             ("Hash", "spin default 16 min 1 max 65536"),
             ("Skill Level", "spin default 20 min 0 max 20"),
             ("UCI_LimitStrength", "check default false"),
-            ("UCI_Elo", "spin default 1500 min 400 max 2075"),
+            ("UCI_Elo", "spin default 1500 min 400 max 2430"),
             ("Debug Log File", "string default <empty>"),
         ]
         .iter()
@@ -182,12 +182,12 @@ mod tests {
         .unwrap_err();
         assert!(
             e.contains("option 'UCI_Elo' holds a line break")
-                && e.contains("takes an integer from 400 to 2075"),
+                && e.contains("takes an integer from 400 to 2430"),
             "{e}"
         );
         assert_eq!(
             ask(&[("UCI_Elo", "99999")]).unwrap_err(),
-            "option 'UCI_Elo' takes an integer from 400 to 2075, not '99999'"
+            "option 'UCI_Elo' takes an integer from 400 to 2430, not '99999'"
         );
         assert!(
             ask(&[("UCI_LimitStrength", "yes")])

@@ -100,12 +100,12 @@ impl OptionDecl {
     }
 }
 
-/// The words a declaration's fields start with (`default 1500 min 400 max 2075`).
+/// The words a declaration's fields start with (`default 1500 min 400 max 2430`).
 const FIELD_WORDS: [&str; 4] = ["default", "min", "max", "var"];
 
 impl OptionType {
     /// Reads the type and range of an option from the `option` line of an engine's handshake:
-    /// the part after `type ` (`spin default 1500 min 400 max 2075`, `check default false`,
+    /// the part after `type ` (`spin default 1500 min 400 max 2430`, `check default false`,
     /// `combo default Normal var Solid var Normal`, `string default <empty>`, `button`).
     /// Used by `strata gui` to check the values a page asks for against what its engine
     /// declared. A field's value runs to the next field word, so a combo's `var` may hold
@@ -181,7 +181,7 @@ impl OptionType {
         }
     }
 
-    /// The values the option takes, in words: `an integer from 400 to 2075`.
+    /// The values the option takes, in words: `an integer from 400 to 2430`.
     pub fn allowed(&self) -> String {
         match self {
             OptionType::Spin { min, max, .. } => format!("an integer from {min} to {max}"),
@@ -402,12 +402,12 @@ mod tests {
         ] {
             assert!(OptionType::parse(bad).is_err(), "{bad}");
         }
-        let elo = OptionType::parse("spin default 1500 min 400 max 2075").unwrap();
-        assert_eq!(elo.allowed(), "an integer from 400 to 2075");
+        let elo = OptionType::parse("spin default 1500 min 400 max 2430").unwrap();
+        assert_eq!(elo.allowed(), "an integer from 400 to 2430");
         assert_eq!(elo.default_text().as_deref(), Some("1500"));
         assert_eq!(
             elo.check("UCI_Elo", Some("99999")),
-            Err("option 'UCI_Elo': 99999 is out of range 400..2075".into())
+            Err("option 'UCI_Elo': 99999 is out of range 400..2430".into())
         );
         assert_eq!(
             elo.check("UCI_Elo", Some("+1600")).map(|v| v.text()),

@@ -12,8 +12,9 @@ use crate::rules::Variant;
 
 /// The lowest `UCI_Elo`: level 0 in chess.
 pub const MIN_ELO: i64 = 400;
-/// The highest `UCI_Elo`: full strength in chess (at 10 s + 0.1 s a move).
-pub const MAX_ELO: i64 = 2075;
+/// The highest `UCI_Elo`: full strength in chess, the top of its ladder (measured at 10 s +
+/// 0.1 s a game; it is stronger at longer time controls).
+pub const MAX_ELO: i64 = 2430;
 /// The default `UCI_Elo` (used only with `UCI_LimitStrength true`).
 pub const DEFAULT_ELO: i64 = 1500;
 
@@ -25,9 +26,11 @@ type Ladder = &'static [(f64, f64)];
 //
 // Chess: the levels that score 50% against Stockfish 15.1 at UCI_Elo 1450 and 1700 (each
 // between two measured levels) and 1900 (levels 13 and 15 both scored below 50%: the line
-// through them, 200 games at level 15), full strength (level 20) at 2075 (strata against
-// Stockfish 2000 and 2200 at 10+0.1), and below 1450 the self-play steps 0-3-5-7 counted
-// down from level 7 (1622, between the 1450 and 1700 points).
+// through them, 200 games at level 15), levels 17 and 19 by their scores against Stockfish
+// 2200 (100 and 60 games), full strength (level 20) at 2430 (strata against Stockfish 2400
+// at 10+0.1, 600 games), and below 1450 the self-play steps 0-3-5-7 counted down from level
+// 7 (1622, between the 1450 and 1700 points). Between 19 and 20 the handicap fades out
+// (skill.rs), and the ladder is the line between the two.
 //
 // The other variants: self-play steps between levels, anchored by giving level 10 its chess
 // Elo (1768); above a ladder's top the engine plays at full strength. Polyhedron's levels
@@ -80,6 +83,20 @@ pub fn level_for(variant: Variant, elo: i64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_top_of_uci_elo_is_full_strength_in_chess() {
+        let chess = ladder(Variant::Chess);
+        assert_eq!(
+            chess[chess.len() - 1],
+            (super::super::skill::FULL_LEVEL, MAX_ELO as f64)
+        );
+        assert_eq!(
+            level_for(Variant::Chess, MAX_ELO),
+            super::super::skill::FULL_LEVEL
+        );
+        assert!(level_for(Variant::Chess, MAX_ELO - 1) < super::super::skill::FULL_LEVEL);
+    }
 
     #[test]
     fn ladders_increase_and_invert() {
