@@ -27,7 +27,7 @@ type Ladder = &'static [(f64, f64)];
 // Chess: the levels that score 50% against Stockfish 15.1 at UCI_Elo 1450 and 1700 (each
 // between two measured levels) and 1900 (levels 13 and 15 both scored below 50%: the line
 // through them, 200 games at level 15), levels 17 and 19 by their scores against Stockfish
-// 2200 (100 and 60 games), full strength (level 20) at 2430 (strata against Stockfish 2400
+// 2200 (100 games each), full strength (level 20) at 2430 (strata against Stockfish 2400
 // at 10+0.1, 600 games), and below 1450 the self-play steps 0-3-5-7 counted down from level
 // 7 (1622, between the 1450 and 1700 points). Between 19 and 20 the handicap fades out
 // (skill.rs), and the ladder is the line between the two.

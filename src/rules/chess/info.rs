@@ -29,7 +29,7 @@ pub const CHESS: VariantInfo = VariantInfo {
         (7.40, 1700.0),
         (16.06, 1900.0),
         (17.0, 1965.0),
-        (19.0, 2117.0),
+        (19.0, 2100.0),
         (20.0, 2430.0),
     ],
     pieces: &FIDE_PIECES,
