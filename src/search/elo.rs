@@ -12,9 +12,12 @@ use crate::rules::Variant;
 
 /// The lowest `UCI_Elo`: level 0 in chess.
 pub const MIN_ELO: i64 = 400;
-/// The highest `UCI_Elo`: full strength in chess, the top of its ladder (measured at 10 s +
-/// 0.1 s a game; it is stronger at longer time controls).
-pub const MAX_ELO: i64 = 2430;
+/// The highest `UCI_Elo`: full strength in chess, the top of its ladder (2430, measured at
+/// 10 s + 0.1 s a game; it is stronger at longer time controls).
+pub const MAX_ELO: i64 = {
+    let chess = crate::rules::chess::info::CHESS.strength;
+    chess[chess.len() - 1].1 as i64
+};
 /// The default `UCI_Elo` (used only with `UCI_LimitStrength true`).
 pub const DEFAULT_ELO: i64 = 1500;
 
@@ -86,16 +89,12 @@ mod tests {
 
     #[test]
     fn the_top_of_uci_elo_is_full_strength_in_chess() {
+        use crate::search::skill::FULL_LEVEL;
         let chess = ladder(Variant::Chess);
-        assert_eq!(
-            chess[chess.len() - 1],
-            (super::super::skill::FULL_LEVEL, MAX_ELO as f64)
-        );
-        assert_eq!(
-            level_for(Variant::Chess, MAX_ELO),
-            super::super::skill::FULL_LEVEL
-        );
-        assert!(level_for(Variant::Chess, MAX_ELO - 1) < super::super::skill::FULL_LEVEL);
+        assert_eq!(chess[chess.len() - 1], (FULL_LEVEL, MAX_ELO as f64));
+        assert_eq!(MAX_ELO, 2430);
+        assert_eq!(level_for(Variant::Chess, MAX_ELO), FULL_LEVEL);
+        assert!(level_for(Variant::Chess, MAX_ELO - 1) < FULL_LEVEL);
     }
 
     #[test]
