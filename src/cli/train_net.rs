@@ -50,6 +50,12 @@ pub struct Args {
     /// rules are symmetric that way, as chess's are but for castling).
     #[arg(long)]
     mirror: bool,
+    /// Factorise the inputs: each piece also turns on an input of its relation and kind
+    /// alone, whatever its cell, added into every cell's weights when the network is
+    /// written (the file is the same size). Helps where there are many cells for the
+    /// positions played (docs/results.md, Future Generation).
+    #[arg(long)]
+    factorise: bool,
     /// Hidden neurons per perspective (a multiple of 16, at most 2048).
     #[arg(long, default_value_t = 256)]
     hidden: usize,
@@ -137,7 +143,7 @@ pub fn run(args: Args) -> Result<(), String> {
         mirror: args.mirror,
     };
     let spec = Spec::of(variant);
-    let mut net = match &args.init {
+    let net = match &args.init {
         None => FloatNet::random(&spec, args.hidden, args.buckets, args.seed),
         Some(path) => {
             let shown = path.to_string_lossy();
@@ -150,6 +156,11 @@ pub fn run(args: Args) -> Result<(), String> {
             let net = Net::read(&bytes, &spec).map_err(|e| format!("{shown}: {e}"))?;
             FloatNet::from_network(&net)
         }
+    };
+    let mut net = if args.factorise {
+        net.factorised()
+    } else {
+        net
     };
     say(&format!(
         "{}: {} inputs, {} hidden neurons, {} buckets",

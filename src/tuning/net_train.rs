@@ -259,8 +259,18 @@ pub struct FloatNet {
     pub hidden: usize,
     /// Output buckets.
     pub buckets: usize,
-    /// Input weights, as [`Net::w1`].
+    /// Input weights, as [`Net::w1`]; when [`FloatNet::factors`] is set, followed by one
+    /// row per relation and kind (the factors).
     pub w1: Vec<f32>,
+    /// Whether the inputs are factorised: every piece on the board also turns on virtual
+    /// inputs ([`FloatNet::factors_of`]) of its relation and kind alone, whatever its cell,
+    /// and of its relation and kind on its file, on its rank and on its level (as the
+    /// perspective sees the board), so that what a kind is worth, and where, is learnt from
+    /// every position it stands in rather than cell by cell. The factor rows are added into
+    /// each cell's row when the network is quantised, so the network file and the engine do
+    /// not see them. It matters where a variant has many cells for the positions it has
+    /// been played in (Future Generation: 256 cells, four colours).
+    pub factors: bool,
     /// Hidden biases.
     pub b1: Vec<f32>,
     /// Output weights, per bucket.
@@ -283,10 +293,71 @@ impl FloatNet {
             hidden,
             buckets,
             w1: uniform(spec.inputs() * hidden, (1.0 / on).sqrt()),
+            factors: false,
             b1: vec![0.0; hidden],
             w2: uniform(buckets * 2 * hidden, (1.0 / (2 * hidden) as f32).sqrt()),
             b2: vec![0.0; buckets],
         }
+    }
+
+    /// The same network with factorised inputs ([`FloatNet::factors`]), its factor rows
+    /// zero: it evaluates as before.
+    pub fn factorised(mut self) -> FloatNet {
+        if !self.factors {
+            let spec = &self.spec;
+            let rows = spec.colours * spec.kinds * (1 + spec.axes_len);
+            self.w1.resize((spec.inputs() + rows) * self.hidden, 0.0);
+            self.factors = true;
+        }
+        self
+    }
+
+    /// The factor rows of board input `input`: its relation and kind's, then those of its
+    /// relation and kind on its file, its rank and its level.
+    #[inline(always)]
+    fn factors_of(spec: &Spec, input: usize) -> [usize; 4] {
+        let (piece, cell) = (input / spec.cells, input % spec.cells);
+        let material = spec.inputs() + piece;
+        let axes = spec.inputs() + spec.colours * spec.kinds + piece * spec.axes_len;
+        let [x, y, z] = spec.axes[cell].map(|a| axes + a as usize);
+        [material, x, y, z]
+    }
+
+    /// The inputs of `items` seen from `of` (mirrored left to right if `mirrored`), with
+    /// the factor of each piece on the board where the inputs are factorised.
+    fn inputs_seen(&self, of: usize, items: &[Item], mirrored: bool) -> Vec<usize> {
+        let spec = &self.spec;
+        let mut out: Vec<usize> = items
+            .iter()
+            .map(|&i| input_of(spec, of, i, mirrored))
+            .collect();
+        if self.factors {
+            for i in 0..out.len() {
+                if out[i] < spec.board_inputs() {
+                    let f = Self::factors_of(spec, out[i]);
+                    out.extend(f);
+                }
+            }
+        }
+        out
+    }
+
+    /// The input weights of the integer network: each cell's row with its factors' added
+    /// (within the bound the weights are trained to); the rows as they are where the inputs
+    /// are not factorised.
+    fn folded_w1(&self) -> Vec<f32> {
+        let (spec, h) = (&self.spec, self.hidden);
+        let mut w1 = self.w1[..spec.inputs() * h].to_vec();
+        if self.factors {
+            for (i, row) in w1[..spec.board_inputs() * h].chunks_mut(h).enumerate() {
+                let f = Self::factors_of(spec, i);
+                for (j, w) in row.iter_mut().enumerate() {
+                    let sum: f32 = f.iter().map(|&r| self.w1[r * h + j]).sum();
+                    *w = (*w + sum).clamp(-WEIGHT_CLIP, WEIGHT_CLIP);
+                }
+            }
+        }
+        w1
     }
 
     /// The floating-point weights of an integer network, to train further from (the
@@ -299,6 +370,7 @@ impl FloatNet {
             hidden: net.hidden,
             buckets: net.buckets,
             w1: f(&net.w1, QA),
+            factors: false,
             b1: f(&net.b1, QA),
             w2: f(&net.w2, QB),
             b2: net
@@ -315,6 +387,7 @@ impl FloatNet {
             hidden: self.hidden,
             buckets: self.buckets,
             w1: vec![0.0; self.w1.len()],
+            factors: self.factors,
             b1: vec![0.0; self.b1.len()],
             w2: vec![0.0; self.w2.len()],
             b2: vec![0.0; self.b2.len()],
@@ -335,7 +408,7 @@ impl FloatNet {
         Net::new(
             &self.spec,
             self.hidden,
-            q(&self.w1, QA as f32),
+            q(&self.folded_w1(), QA as f32),
             q(&self.b1, QA as f32),
             q(&self.w2, QB as f32),
             self.b2
@@ -386,12 +459,7 @@ fn position(
     let us = p.side as usize;
     let them = (us + 1) % spec.colours;
     let items = data.items_of(p);
-    let feats: [Vec<usize>; 2] = [us, them].map(|of| {
-        items
-            .iter()
-            .map(|&i| input_of(spec, of, i, p.mirrored))
-            .collect()
-    });
+    let feats: [Vec<usize>; 2] = [us, them].map(|of| net.inputs_seen(of, items, p.mirrored));
     let (cp, acc) = net.forward(&feats[0], &feats[1], p.pieces as usize);
     let pred = sigmoid(cp / k);
     let diff = pred - target(p, k, lambda);
@@ -710,6 +778,7 @@ pub fn save(net: &FloatNet, path: &str) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::geometry::Coord;
 
     /// `data` holding the positions `fens` of `variant` with their scores and results.
     fn data(variant: Variant, fens: &[(&str, i32, f64)]) -> Data {
@@ -777,6 +846,115 @@ mod tests {
                     v.name()
                 );
             }
+        }
+    }
+
+    /// With factorised inputs, the gradient of a factor row is the loss's derivative too;
+    /// the network evaluates as the one without factors whose rows have them added in by
+    /// hand, and quantises to the same file; with the factors zero it is the network it was
+    /// before. In chess, with pieces in reserve and with four colours.
+    #[test]
+    fn factorised_inputs_learn_and_fold_into_the_rows() {
+        for (v, fen) in samples() {
+            let spec = Spec::of(v);
+            let plain = FloatNet::random(&spec, 32, 4, 5);
+            let mut net = plain.clone().factorised();
+            assert_eq!(
+                net.w1.len(),
+                (spec.inputs() + spec.colours * spec.kinds * (1 + spec.axes_len)) * 32
+            );
+            assert_eq!(net.quantise().write(), plain.quantise().write());
+            net.b1.iter_mut().for_each(|b| *b = 0.3);
+            net.b2.iter_mut().for_each(|b| *b = 0.25);
+            let h = net.hidden;
+            // Random factor rows, small enough that no folded weight reaches the bound.
+            let mut rng = StdRng::seed_from_u64(8);
+            for w in &mut net.w1[spec.inputs() * h..] {
+                *w = rng.gen_range(-0.05..0.05);
+            }
+            let d = data(v, &[(&fen, 40, 0.5)]);
+            let p = d.positions[0];
+            let mut g = net.zeros_like();
+            position(&net, &d, &p, 180.0, 0.5, Some(&mut g));
+            // Two of the factors the position turns on: its first piece's and its last's.
+            let us = p.side as usize;
+            let seen = net.inputs_seen(us, d.items_of(&p), false);
+            let factors: Vec<usize> = seen
+                .iter()
+                .copied()
+                .filter(|&f| f >= spec.inputs())
+                .collect();
+            let on_board = d.items_of(&p).iter().filter(|&&i| i & IN_HAND == 0).count();
+            assert_eq!(factors.len(), 4 * on_board, "{}", v.name());
+            let (first, last) = (factors[0], factors[factors.len() - 1]);
+            assert_ne!(first, last, "{}", v.name());
+            // Every neuron of the two rows; a neuron outside 0..1 passes no gradient.
+            let mut checked = 0;
+            for i in (0..h).flat_map(|j| [first * h + j, last * h + j]) {
+                let e = 1e-3f32;
+                let mut plus = net.clone();
+                plus.w1[i] += e;
+                let mut minus = net.clone();
+                minus.w1[i] -= e;
+                let numeric = (position(&plus, &d, &p, 180.0, 0.5, None)
+                    - position(&minus, &d, &p, 180.0, 0.5, None))
+                    / (2.0 * e);
+                let analytic = g.w1[i];
+                checked += (analytic != 0.0) as usize;
+                assert!(
+                    (numeric - analytic).abs() <= 1e-3 + 0.05 * analytic.abs(),
+                    "{}: w1[{i}]: numeric {numeric} analytic {analytic}",
+                    v.name()
+                );
+            }
+            assert!(checked >= 8, "{}: {checked} neurons active", v.name());
+            // The same network without factors, each factor added by hand into the rows of
+            // its relation and kind (on its file, rank or level, from the cells'
+            // coordinates), evaluates the same and quantises to the same file.
+            let coords = crate::rules::shape::Shape::of(v).coords;
+            let lo = |f: fn(&Coord) -> i8| coords.iter().map(f).min().unwrap();
+            let n =
+                |f: fn(&Coord) -> i8| (coords.iter().map(f).max().unwrap() - lo(f) + 1) as usize;
+            let (nx, ny, nz) = (n(|c| c.x), n(|c| c.y), n(|c| c.z));
+            assert_eq!(spec.axes_len, nx + ny + nz);
+            let mut folded = net.clone();
+            folded.factors = false;
+            folded.w1.truncate(spec.inputs() * h);
+            let pieces = spec.colours * spec.kinds;
+            for piece in 0..pieces {
+                for (cell, c) in coords.iter().enumerate() {
+                    let axes = spec.inputs() + pieces + piece * (nx + ny + nz);
+                    let factors = [
+                        spec.inputs() + piece,
+                        axes + (c.x - lo(|c| c.x)) as usize,
+                        axes + nx + (c.y - lo(|c| c.y)) as usize,
+                        axes + nx + ny + (c.z - lo(|c| c.z)) as usize,
+                    ];
+                    let row = piece * spec.cells + cell;
+                    for f in factors {
+                        for j in 0..h {
+                            folded.w1[row * h + j] += net.w1[f * h + j];
+                        }
+                    }
+                }
+            }
+            let them = (us + 1) % spec.colours;
+            let cp = |n: &FloatNet| {
+                let [a, b] = [us, them].map(|of| n.inputs_seen(of, d.items_of(&p), false));
+                n.forward(&a, &b, p.pieces as usize).0
+            };
+            let (with_factors, in_rows) = (cp(&net), cp(&folded));
+            assert!(
+                (with_factors - in_rows).abs() < 0.01 && with_factors.abs() > 1.0,
+                "{}: {with_factors} with factors, {in_rows} in the rows",
+                v.name()
+            );
+            assert_eq!(
+                net.quantise().write(),
+                folded.quantise().write(),
+                "{}",
+                v.name()
+            );
         }
     }
 

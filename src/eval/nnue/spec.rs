@@ -53,6 +53,12 @@ pub struct Spec {
     pub mirror: Option<Vec<u16>>,
     /// A hash of everything above and of the geometry's coordinates.
     pub fingerprint: u64,
+    /// Each cell's file, rank and level counted from the board's lowest, in one numbering:
+    /// the file, then the files' count plus the rank, then both counts plus the level (what
+    /// a trainer factorises a piece's inputs by: `strata train-net --factorise`).
+    pub axes: Vec<[u16; 3]>,
+    /// The files', ranks' and levels' counts added: the numbers [`Spec::axes`] takes.
+    pub axes_len: usize,
 }
 
 impl Spec {
@@ -87,7 +93,10 @@ impl Spec {
             holds,
             mirror: mirror_of(coords),
             fingerprint: 0,
+            axes: Vec::new(),
+            axes_len: 0,
         };
+        (spec.axes, spec.axes_len) = axes_of(coords);
         spec.fingerprint = spec.hash(coords);
         spec
     }
@@ -165,6 +174,28 @@ impl Spec {
         }
         h
     }
+}
+
+/// Each cell's file, rank and level in one numbering, and how many numbers that takes
+/// ([`Spec::axes`]).
+fn axes_of(coords: &[Coord]) -> (Vec<[u16; 3]>, usize) {
+    let span = |f: fn(&Coord) -> i8| {
+        let lo = coords.iter().map(f).min().unwrap_or(0);
+        let hi = coords.iter().map(f).max().unwrap_or(0);
+        (lo, (hi - lo) as usize + 1)
+    };
+    let ((x0, nx), (y0, ny), (z0, nz)) = (span(|c| c.x), span(|c| c.y), span(|c| c.z));
+    let axes = coords
+        .iter()
+        .map(|c| {
+            [
+                (c.x - x0) as u16,
+                (nx + (c.y - y0) as usize) as u16,
+                (nx + ny + (c.z - z0) as usize) as u16,
+            ]
+        })
+        .collect();
+    (axes, nx + ny + nz)
 }
 
 /// The board's cells mirrored left to right, if that maps the board onto itself.
