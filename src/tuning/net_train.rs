@@ -263,9 +263,8 @@ pub struct FloatNet {
     /// row per relation and kind (the factors).
     pub w1: Vec<f32>,
     /// Whether the inputs are factorised: every piece on the board also turns on virtual
-    /// inputs ([`FloatNet::factors_of`]) of its relation and kind alone, whatever its cell,
-    /// and of its relation and kind on its file, on its rank and on its level (as the
-    /// perspective sees the board), so that what a kind is worth, and where, is learnt from
+    /// inputs of its relation and kind alone, whatever its cell, and of its relation and kind
+    /// on its file, on its rank and on its level (as the perspective sees the board), so that what a kind is worth, and where, is learnt from
     /// every position it stands in rather than cell by cell. The factor rows are added into
     /// each cell's row when the network is quantised, so the network file and the engine do
     /// not see them. It matters where a variant has many cells for the positions it has
