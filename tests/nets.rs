@@ -101,6 +101,48 @@ fn a_file_variant_gets_a_network_from_its_own_games() {
     let size = std::fs::metadata(&*net).unwrap().len();
     assert!(size > 32 * 2 * 125 * 2, "{size} bytes");
 
+    // Factorised training writes a network of the same size: the factors are in its rows.
+    let factorised = dir.join("factorised.net");
+    let factorised = factorised.to_string_lossy();
+    let said = run(&[
+        "--variant-file",
+        &file,
+        "train-net",
+        "--variant",
+        "raumschach",
+        "--data",
+        &data,
+        "--epochs",
+        "1",
+        "--hidden",
+        "32",
+        "--batch",
+        "64",
+        "--holdout",
+        "2",
+        "--factorise",
+        "--out",
+        &factorised,
+    ]);
+    assert!(said.contains("epoch 1: training loss"), "{said}");
+    assert_eq!(std::fs::metadata(&*factorised).unwrap().len(), size);
+    assert_ne!(
+        std::fs::read(&*factorised).unwrap(),
+        std::fs::read(&*net).unwrap()
+    );
+    let out = session(&[
+        format!("setoption name VariantPath value {file}"),
+        format!("setoption name EvalFile value {factorised}"),
+        "setoption name UCI_Variant value raumschach".into(),
+        "position startpos".into(),
+        "eval".into(),
+        "isready".into(),
+    ]);
+    assert!(
+        out.contains("Network evaluation (what the search uses)") && !out.contains("error"),
+        "{out}"
+    );
+
     // Loaded for the variant its file names, searched with, and shown by `eval`.
     let out = session(&[
         format!("setoption name VariantPath value {file}"),
