@@ -77,25 +77,31 @@ fn a_file_variant_gets_a_network_from_its_own_games() {
         &data,
     ]);
     assert!(said.contains("4 games"), "{said}");
-    let said = run(&[
-        "--variant-file",
-        &file,
-        "train-net",
-        "--variant",
-        "raumschach",
-        "--data",
-        &data,
-        "--epochs",
-        "1",
-        "--hidden",
-        "32",
-        "--batch",
-        "64",
-        "--holdout",
-        "2",
-        "--out",
-        &net,
-    ]);
+    // One epoch of training into `out`, with `extra` options.
+    let train = |out: &str, extra: &[&str]| {
+        let mut args = vec![
+            "--variant-file",
+            &file,
+            "train-net",
+            "--variant",
+            "raumschach",
+            "--data",
+            &data,
+            "--epochs",
+            "1",
+            "--hidden",
+            "32",
+            "--batch",
+            "64",
+            "--holdout",
+            "2",
+            "--out",
+            out,
+        ];
+        args.extend_from_slice(extra);
+        run(&args)
+    };
+    let said = train(&net, &[]);
     assert!(said.contains("epoch 1: training loss"), "{said}");
     assert!(said.contains("raumschach: "), "{said}");
     let size = std::fs::metadata(&*net).unwrap().len();
@@ -104,26 +110,7 @@ fn a_file_variant_gets_a_network_from_its_own_games() {
     // Factorised training writes a network of the same size: the factors are in its rows.
     let factorised = dir.join("factorised.net");
     let factorised = factorised.to_string_lossy();
-    let said = run(&[
-        "--variant-file",
-        &file,
-        "train-net",
-        "--variant",
-        "raumschach",
-        "--data",
-        &data,
-        "--epochs",
-        "1",
-        "--hidden",
-        "32",
-        "--batch",
-        "64",
-        "--holdout",
-        "2",
-        "--factorise",
-        "--out",
-        &factorised,
-    ]);
+    let said = train(&factorised, &["--factorise"]);
     assert!(said.contains("epoch 1: training loss"), "{said}");
     assert_eq!(std::fs::metadata(&*factorised).unwrap().len(), size);
     assert_ne!(
