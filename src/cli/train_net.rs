@@ -50,10 +50,10 @@ pub struct Args {
     /// rules are symmetric that way, as chess's are but for castling).
     #[arg(long)]
     mirror: bool,
-    /// Factorise the inputs: each piece also turns on an input of its relation and kind
-    /// alone, whatever its cell, added into every cell's weights when the network is
-    /// written (the file is the same size). Helps where there are many cells for the
-    /// positions played (docs/results.md, Future Generation).
+    /// Factorise the inputs: each piece also turns on inputs of its relation and kind
+    /// alone, whatever its cell, and on its file, its rank and its level, added into every
+    /// cell's weights when the network is written (the file is the same size). Helps where
+    /// there are many cells for the positions played (docs/results.md, Raumschach).
     #[arg(long)]
     factorise: bool,
     /// Hidden neurons per perspective (a multiple of 16, at most 2048).

@@ -259,13 +259,15 @@ pub struct FloatNet {
     pub hidden: usize,
     /// Output buckets.
     pub buckets: usize,
-    /// Input weights, as [`Net::w1`]; when [`FloatNet::factors`] is set, followed by one
-    /// row per relation and kind (the factors).
+    /// Input weights, as [`Net::w1`]; when [`FloatNet::factors`] is set, followed by the
+    /// factor rows: one per relation and kind, then one per relation and kind on each file,
+    /// rank and level.
     pub w1: Vec<f32>,
     /// Whether the inputs are factorised: every piece on the board also turns on virtual
     /// inputs of its relation and kind alone, whatever its cell, and of its relation and kind
-    /// on its file, on its rank and on its level (as the perspective sees the board), so that what a kind is worth, and where, is learnt from
-    /// every position it stands in rather than cell by cell. The factor rows are added into
+    /// on its file, on its rank and on its level (as the perspective sees the board), so
+    /// that what a kind is worth, and where, is learnt from every position it stands in
+    /// rather than cell by cell. The factor rows are added into
     /// each cell's row when the network is quantised, so the network file and the engine do
     /// not see them. It matters where a variant has many cells for the positions it has
     /// been played in (Future Generation: 256 cells, four colours).

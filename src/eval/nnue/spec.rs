@@ -176,12 +176,18 @@ impl Spec {
     }
 }
 
+/// The lowest and highest of one coordinate over the board's cells (0 and 0 for none).
+fn bounds(coords: &[Coord], f: fn(&Coord) -> i8) -> (i8, i8) {
+    let lo = coords.iter().map(f).min().unwrap_or(0);
+    let hi = coords.iter().map(f).max().unwrap_or(0);
+    (lo, hi)
+}
+
 /// Each cell's file, rank and level in one numbering, and how many numbers that takes
 /// ([`Spec::axes`]).
 fn axes_of(coords: &[Coord]) -> (Vec<[u16; 3]>, usize) {
     let span = |f: fn(&Coord) -> i8| {
-        let lo = coords.iter().map(f).min().unwrap_or(0);
-        let hi = coords.iter().map(f).max().unwrap_or(0);
+        let (lo, hi) = bounds(coords, f);
         (lo, (hi - lo) as usize + 1)
     };
     let ((x0, nx), (y0, ny), (z0, nz)) = (span(|c| c.x), span(|c| c.y), span(|c| c.z));
@@ -226,8 +232,7 @@ fn view_of(coords: &[Coord], placed: &[(Cell, Colour, Kind)], colour: Colour) ->
     }
     let at: HashMap<Coord, usize> = coords.iter().enumerate().map(|(i, &c)| (c, i)).collect();
     let span = |f: fn(&Coord) -> i8| {
-        let lo = coords.iter().map(f).min().unwrap_or(0);
-        let hi = coords.iter().map(f).max().unwrap_or(0);
+        let (lo, hi) = bounds(coords, f);
         lo + hi
     };
     let (sx, sy, sz) = (span(|c| c.x), span(|c| c.y), span(|c| c.z));
