@@ -46,19 +46,6 @@ pub struct PieceMoves {
     pub note: String,
 }
 
-/// The kind of `v`'s royal piece (its King), if it has one.
-fn royal_kind(v: Variant) -> Option<Kind> {
-    match v {
-        Variant::Defined(d) => (0..d.0.kinds as Kind).find(|&k| d.0.is_royal(k)),
-        _ => v
-            .info()
-            .pieces
-            .iter()
-            .position(|p| p.name == "King")
-            .map(|k| k as Kind),
-    }
-}
-
 /// Whether kind `k` of `v` is a pawn (which the FEN reader keeps off some ranks).
 fn is_pawn(v: Variant, k: Kind) -> bool {
     match v {
@@ -74,7 +61,7 @@ fn is_pawn(v: Variant, k: Kind) -> bool {
 /// The enemy piece put on a cell to find captures and shots: the first kind that is neither
 /// royal nor a pawn (a Knight, or Polyhedron's Queen), which may stand on any cell.
 fn probe_kind(v: Variant) -> Option<Kind> {
-    let royal = royal_kind(v);
+    let royal = v.royal_kind();
     (0..v.info().pieces.len() as Kind).find(|&k| Some(k) != royal && !is_pawn(v, k))
 }
 
@@ -246,7 +233,7 @@ pub fn piece_moves(
     let piece = Piece::new(kind, colour);
     let (fen, note) = base_fen(v, kind, colour);
     let base = AnyGame::from_fen(v, &fen)?;
-    let royal = royal_kind(v);
+    let royal = v.royal_kind();
     let king_colours: Vec<Colour> = match royal {
         Some(r) => (0..v.colours() as u8)
             .map(Colour)

@@ -26,6 +26,8 @@ pub struct Shape {
     pub placed: Placed,
     /// Whether the variant holds pieces off the board (its FEN has a holdings field).
     pub holds: bool,
+    /// The kind of its royal piece (its King), if it has one.
+    pub royal: Option<Kind>,
 }
 
 impl Shape {
@@ -40,6 +42,7 @@ impl Shape {
             kinds: variant.info().pieces.len(),
             colours: variant.colours(),
             holds: variant.start_fen().contains('['),
+            royal: variant.royal_kind(),
         }
     }
 }

@@ -34,6 +34,19 @@ impl Variant {
     pub fn is_defined(self) -> bool {
         matches!(self, Variant::Defined(_))
     }
+
+    /// The kind of the variant's royal piece (its King), if it has one.
+    pub fn royal_kind(self) -> Option<super::piece::Kind> {
+        match self {
+            Variant::Defined(d) => (0..d.0.kinds as super::piece::Kind).find(|&k| d.0.is_royal(k)),
+            _ => self
+                .info()
+                .pieces
+                .iter()
+                .position(|p| p.name == "King")
+                .map(|k| k as super::piece::Kind),
+        }
+    }
 }
 
 /// A variant loaded from a file, as [`Variant::Defined`] holds it: its compiled rules (which

@@ -98,14 +98,17 @@ impl Builder {
     fn add<P: NetView>(&mut self, spec: &Spec, g: &P, score: i32, result: f64, terms: Option<i32>) {
         let start = self.items.len();
         let mut pieces = 0;
-        for (cell, &piece) in g.placement()[..spec.cells].iter().enumerate() {
-            if piece.is_some() {
+        let cells = &g.placement()[..spec.cells];
+        // The colours out of the game are no inputs (as `nnue::inputs_of` sees them).
+        let gone = spec.out_colours(cells.iter().copied());
+        for (cell, &piece) in cells.iter().enumerate() {
+            if piece.is_some() && gone >> piece.colour().0 & 1 == 0 {
                 pieces += 1;
                 self.items
                     .push(item(piece.colour(), piece.kind(), cell as u32));
             }
         }
-        for c in 0..spec.colours {
+        for c in (0..spec.colours).filter(|c| gone >> c & 1 == 0) {
             for k in 0..spec.kinds {
                 let n = g.hand_count(Colour(c as u8), k as Kind).min(HAND_CAP);
                 for i in 1..=n {
@@ -130,12 +133,16 @@ impl Builder {
     /// Adds a record of a binary data file ([`crate::tuning::records`]).
     fn add_record(&mut self, spec: &Spec, r: &Record) {
         let start = self.items.len();
-        for &(cell, piece) in &r.pieces {
+        let gone = spec.out_colours(r.pieces.iter().map(|&(_, p)| p));
+        let live = |c: Colour| gone >> c.0 & 1 == 0;
+        let mut pieces = 0;
+        for &(cell, piece) in r.pieces.iter().filter(|(_, p)| live(p.colour())) {
+            pieces += 1;
             self.items
                 .push(item(piece.colour(), piece.kind(), cell as u32));
         }
         for &(colour, kind, count) in &r.hands {
-            if colour.idx() < spec.colours && (kind as usize) < spec.kinds {
+            if colour.idx() < spec.colours && (kind as usize) < spec.kinds && live(colour) {
                 for i in 1..=(count as usize).min(HAND_CAP) {
                     self.items.push(item(colour, kind, i as u32) | IN_HAND);
                 }
@@ -144,7 +151,7 @@ impl Builder {
         self.positions.push(Packed {
             start: start as u32,
             len: (self.items.len() - start) as u16,
-            pieces: r.pieces.len() as u16,
+            pieces,
             side: r.side.0,
             team: r.side.team() as u8,
             score: r.score,
@@ -779,6 +786,7 @@ pub fn save(net: &FloatNet, path: &str) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::Game;
     use crate::rules::geometry::Coord;
 
     /// `data` holding the positions `fens` of `variant` with their scores and results.
@@ -793,12 +801,20 @@ mod tests {
     }
 
     /// Positions of every kind of input: chess, Polyhedron with pieces in reserve, and
-    /// four colours.
+    /// four colours, one of them out of the game.
     fn samples() -> Vec<(Variant, String)> {
         // A bench position with pieces of both colours in reserve.
         let reserve = Variant::Polyhedron.info().bench_positions[1].to_string();
         assert!(reserve.contains("[RBAHWWSGGGbnhhg]"));
+        // Future Generation's start with Black's King taken on its first move: Black's
+        // other pieces stay on the board, out of the game.
+        let fg = Variant::FutureGeneration;
+        let knight = fg.start_fen().replacen("/8/8/8/8/wP", "/5wN2/8/8/8/wP", 1);
+        let mut out = AnyGame::from_fen(fg, &knight).unwrap();
+        out.make(out.parse_move("Af6Ae8").unwrap());
+        assert_eq!(out.fen().split(' ').nth(5), Some("b"), "{}", out.fen());
         vec![
+            (fg, out.fen()),
             (
                 Variant::Chess,
                 "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 3 3".into(),
@@ -809,6 +825,32 @@ mod tests {
                 Variant::FutureGeneration.info().bench_positions[1].into(),
             ),
         ]
+    }
+
+    /// A position read from a binary record shows the network the same inputs as the
+    /// position itself (a colour out of the game included: none of its pieces).
+    #[test]
+    fn a_record_and_its_position_give_the_same_inputs() {
+        for (v, fen) in samples() {
+            let spec = Spec::of(v);
+            let g = AnyGame::from_fen(v, &fen).unwrap();
+            let by_position = data(v, &[(&fen, 40, 0.5)]);
+            let mut b = Builder::default();
+            b.add_record(&spec, &Record::from_game(&g, 40, 0.5, 1));
+            let by_record = b.done();
+            let (p, r) = (by_position.positions[0], by_record.positions[0]);
+            let mut items = [
+                by_position.items_of(&p).to_vec(),
+                by_record.items_of(&r).to_vec(),
+            ];
+            items.iter_mut().for_each(|i| i.sort_unstable());
+            assert_eq!(items[0], items[1], "{}", v.name());
+            assert_eq!((p.pieces, p.side), (r.pieces, r.side), "{}", v.name());
+            if v == Variant::FutureGeneration && fen.split(' ').nth(5) == Some("b") {
+                // 64 pieces at the start and a Knight, less Black's 16.
+                assert_eq!(p.pieces, 49);
+            }
+        }
     }
 
     /// The analytic gradient agrees with finite differences of the loss, in chess, with

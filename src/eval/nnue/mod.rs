@@ -57,13 +57,15 @@ impl<V: VariantRules<W>, const W: usize> NetView for Position<V, W> {
     const HOLDS: bool = V::HOLDS;
 }
 
-/// Every input of `p` seen from each colour, with the number of pieces on the board.
+/// Every input of `p` seen from each colour, with the number of pieces on the board (those
+/// of colours out of the game, [`Spec::out_colours`], are neither).
 pub fn inputs_of<P: NetView>(spec: &Spec, p: &P) -> (Vec<Vec<usize>>, usize) {
     let cells = &p.placement()[..spec.cells];
+    let gone = spec.out_colours(cells.iter().copied());
     let mut out = vec![Vec::new(); spec.colours];
     let mut pieces = 0;
     for (cell, &piece) in cells.iter().enumerate() {
-        if piece.is_some() {
+        if piece.is_some() && gone >> piece.colour().0 & 1 == 0 {
             pieces += 1;
             for (of, v) in out.iter_mut().enumerate() {
                 v.push(spec.board_input(of, piece.colour(), piece.kind(), cell));
@@ -71,6 +73,9 @@ pub fn inputs_of<P: NetView>(spec: &Spec, p: &P) -> (Vec<Vec<usize>>, usize) {
         }
     }
     for c in 0..spec.colours * (P::HOLDS && spec.holds) as usize {
+        if gone >> c & 1 != 0 {
+            continue;
+        }
         for k in 0..spec.kinds {
             let n = p.hand_count(Colour(c as u8), k as Kind).min(HAND_CAP);
             for i in 1..=n {
@@ -109,8 +114,10 @@ struct Entry {
     cells: Vec<Piece>,
     /// ... its hands (colour-major, kind within, capped at [`HAND_CAP`]) ...
     hands: [u8; HANDS],
-    /// ... and its pieces on the board.
+    /// ... its pieces on the board that are inputs ...
     pieces: usize,
+    /// ... and its colours out of the game ([`Spec::out_colours`]).
+    gone: u8,
     /// Each colour's accumulator, one after the other.
     acc: Vec<i16>,
 }
@@ -122,6 +129,7 @@ impl Default for Entry {
             cells: Vec::new(),
             hands: [0; HANDS],
             pieces: 0,
+            gone: 0,
             acc: Vec::new(),
         }
     }
@@ -265,6 +273,27 @@ impl Changes {
         true
     }
 
+    /// Forgets the changes to pieces of the colours in `gone` (bit per colour).
+    fn drop_colours(&mut self, gone: u8) {
+        let keep = |c: &Change| gone >> c.colour.0 & 1 == 0;
+        let mut n = 0;
+        for i in 0..self.adds {
+            if keep(&self.add[i]) {
+                self.add[n] = self.add[i];
+                n += 1;
+            }
+        }
+        self.adds = n;
+        n = 0;
+        for i in 0..self.subs {
+            if keep(&self.sub[i]) {
+                self.sub[n] = self.sub[i];
+                n += 1;
+            }
+        }
+        self.subs = n;
+    }
+
     /// Finds the changes from `old` to `new` (placements and hands); false if there are too
     /// many.
     #[inline(always)]
@@ -332,11 +361,13 @@ impl Changes {
 }
 
 /// Computes entry `len` for `p`: from the nearest earlier position of the line the cache
-/// holds, by the difference of the placements and hands, or from nothing.
+/// holds, by the difference of the placements and hands, or from nothing (also when a colour
+/// has gone out of the game since: all its pieces stop being inputs).
 fn fill<P: NetView>(net: &Net, entries: &mut [Entry], ch: &mut Changes, len: usize, p: &P) {
     let spec = &net.spec;
     let h = net.hidden;
     let cells = &p.placement()[..spec.cells];
+    let gone = spec.out_colours(cells.iter().copied());
     let holds = P::HOLDS && spec.holds;
     let held = if holds { spec.colours * spec.kinds } else { 0 };
     let mut hands = [0u8; HANDS];
@@ -355,12 +386,16 @@ fn fill<P: NetView>(net: &Net, entries: &mut [Entry], ch: &mut Changes, len: usi
     let e = &mut tail[0];
     e.acc.resize(spec.colours * h, 0);
     let base = base.map(|j| &head[j]).filter(|b| {
-        ch.find(
-            (&b.cells, &b.hands[..held]),
-            (cells, &hands[..held]),
-            spec.kinds,
-        )
+        b.gone == gone
+            && ch.find(
+                (&b.cells, &b.hands[..held]),
+                (cells, &hands[..held]),
+                spec.kinds,
+            )
     });
+    if gone != 0 && base.is_some() {
+        ch.drop_colours(gone);
+    }
     match base {
         Some(b) => {
             let mut pieces = b.pieces;
@@ -404,6 +439,7 @@ fn fill<P: NetView>(net: &Net, entries: &mut [Entry], ch: &mut Changes, len: usi
     e.cells.clear();
     e.cells.extend_from_slice(cells);
     e.hands = hands;
+    e.gone = gone;
     e.key = p.key_at(len);
 }
 
@@ -616,6 +652,69 @@ mod tests {
             }
             assert!(checked >= 150, "{}", v.name());
         }
+    }
+
+    /// In a game of four, the pieces of a colour whose King was taken stay on the board as
+    /// inert obstacles and are no inputs: taking the King takes all its colour's pieces out
+    /// of the accumulators, and the cached evaluation equals the fresh one along random
+    /// moves from there and back across the capture.
+    #[test]
+    fn a_colour_out_of_the_game_is_no_input() {
+        let v = Variant::FutureGeneration;
+        let net = Arc::new(test_net(v, 32));
+        let spec = &net.spec;
+        assert_eq!(spec.out_without, Some(5));
+        // The start, with a White Knight on Af6 that can take Black's King on Ae8.
+        let fen = v.start_fen().replacen("/8/8/8/8/wP", "/5wN2/8/8/8/wP", 1);
+        let mut pos = AnyGame::from_fen(v, &fen).unwrap();
+        let seen = |g: &AnyGame| with_game!(g, g => inputs_of(spec, g));
+        let (inputs, pieces) = seen(&pos);
+        assert_eq!((inputs[0].len(), pieces), (65, 65));
+        let mut cache = EvalCache::with_net(net.clone());
+        let before = with_game!(&pos, g => cache.evaluate(g).unwrap());
+        pos.make(pos.parse_move("Af6Ae8").unwrap());
+        // Black's 15 other pieces stay on the board, and none of them is an input.
+        let black = (0..spec.cells)
+            .filter(|&c| pos.piece_at(c).is_some() && pos.piece_at(c).colour() == Colour::BLACK)
+            .count();
+        assert_eq!(black, 15);
+        let (inputs, pieces) = seen(&pos);
+        assert_eq!((inputs[0].len(), pieces), (49, 49), "{}", pos.fen());
+        let black_inputs = |of: usize| {
+            (0..spec.kinds as Kind)
+                .flat_map(|k| {
+                    (0..spec.cells).map(move |c| spec.board_input(of, Colour::BLACK, k, c))
+                })
+                .collect::<Vec<_>>()
+        };
+        for (of, i) in inputs.iter().enumerate() {
+            let theirs = black_inputs(of);
+            assert!(i.iter().all(|x| !theirs.contains(x)), "seen from {of}");
+        }
+        let mut rng = rand::rngs::StdRng::seed_from_u64(11);
+        let mut made = 0;
+        for step in 0..140 {
+            let (cached, fresh) = with_game!(&pos, g => {
+                (cache.evaluate(g).unwrap(), net.evaluate_fresh(g))
+            });
+            assert_eq!(cached, fresh, "{}", pos.fen());
+            let mut list = MoveList::new();
+            pos.generate(&mut list);
+            // Forward for 60 plies, then back past the capture to the start.
+            if step < 60 && !list.is_empty() && pos.outcome().is_none() {
+                pos.make(list.as_slice()[rng.gen_range(0..list.len())]);
+                made += 1;
+            } else if made > 0 {
+                pos.unmake();
+                made -= 1;
+            } else if pos.history_len() > 0 {
+                pos.unmake();
+            }
+        }
+        assert_eq!(pos.history_len(), 0);
+        assert_eq!(with_game!(&pos, g => cache.evaluate(g).unwrap()), before);
+        // A game of two has no such rule, and keeps its fingerprint.
+        assert_eq!(Spec::of(Variant::Chess).out_without, None);
     }
 
     /// The integer evaluation equals the formula computed plainly in floating point.

@@ -12,6 +12,11 @@
 //! per relation and kind, one input for each piece up to [`HAND_CAP`] (the third Rook in
 //! reserve is the input "at least three").
 //!
+//! In a game of four, a colour whose royal piece is gone is out of the game (Future
+//! Generation's eliminated colours), and its pieces, which stay on the board as inert
+//! obstacles, are no inputs: they are not the material and threats their kinds would be
+//! ([`Spec::out_colours`]).
+//!
 //! Everything here follows from the variant's geometry, pieces, colours and start position;
 //! [`Spec::fingerprint`] condenses them, and a network file records it, so a network trained
 //! for another board is refused.
@@ -21,7 +26,7 @@ use std::collections::HashMap;
 use crate::rules::Variant;
 use crate::rules::bitset::Cell;
 use crate::rules::geometry::Coord;
-use crate::rules::piece::{Colour, Kind};
+use crate::rules::piece::{Colour, Kind, Piece};
 use crate::rules::shape::Shape;
 
 /// Pieces of one kind in hand that have inputs of their own; more count as this many.
@@ -59,6 +64,10 @@ pub struct Spec {
     pub axes: Vec<[u16; 3]>,
     /// The files', ranks' and levels' counts added: the numbers [`Spec::axes`] takes.
     pub axes_len: usize,
+    /// In a game of four, the royal kind: a colour with none of it on the board is out of
+    /// the game, and its pieces are no inputs ([`Spec::out_colours`]). `None` in a game of
+    /// two, where a colour never loses its royal piece before the game ends.
+    pub out_without: Option<Kind>,
 }
 
 impl Spec {
@@ -77,8 +86,9 @@ impl Spec {
             colours,
             placed,
             holds,
+            royal,
         } = shape;
-        let (kinds, colours, holds) = (*kinds, *colours, *holds);
+        let (kinds, colours, holds, royal) = (*kinds, *colours, *holds, *royal);
         let view: Vec<Vec<u16>> = (0..colours)
             .map(|c| view_of(coords, placed, Colour(c as u8)))
             .collect();
@@ -95,10 +105,27 @@ impl Spec {
             fingerprint: 0,
             axes: Vec::new(),
             axes_len: 0,
+            out_without: royal.filter(|_| colours > 2),
         };
         (spec.axes, spec.axes_len) = axes_of(coords);
         spec.fingerprint = spec.hash(coords);
         spec
+    }
+
+    /// The colours out of the game among `pieces` (bit `c` for colour `c`): in a game of
+    /// four, those with no piece of the royal kind ([`Spec::out_without`]); none otherwise.
+    #[inline]
+    pub fn out_colours(&self, pieces: impl IntoIterator<Item = Piece>) -> u8 {
+        let Some(royal) = self.out_without else {
+            return 0;
+        };
+        let mut live = 0u8;
+        for p in pieces {
+            if p.is_some() && p.kind() == royal {
+                live |= 1 << p.colour().0;
+            }
+        }
+        !live & ((1u8 << self.colours) - 1)
     }
 
     /// Inputs for the pieces on the board.
@@ -163,6 +190,11 @@ impl Spec {
             HAND_CAP,
         ] {
             eat(v as u64);
+        }
+        // Only where it applies, so that the games of two keep their fingerprints: a network
+        // trained before out colours stopped being inputs is refused.
+        if let Some(k) = self.out_without {
+            eat(0x6f75_7400 | k as u64);
         }
         for c in coords {
             eat(((c.x as u8 as u64) << 16) | ((c.y as u8 as u64) << 8) | c.z as u8 as u64);
