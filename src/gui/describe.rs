@@ -257,7 +257,7 @@ mod tests {
         let text = text.replace("name = \"raumschach\"", "name = \"raumschach-bare\"");
         let text: String = text
             .lines()
-            .filter(|l| !l.starts_with("summary = "))
+            .filter(|l| !l.starts_with("summary = ") && !l.starts_with("net = "))
             .map(|l| format!("{l}\n"))
             .collect();
         std::fs::write(&bare, text).unwrap();
