@@ -80,7 +80,7 @@ fn progress(r: &Rules, colour: Colour) -> Vec<f64> {
 
 fn build(r: &'static Rules) -> DefinedEval {
     let pawn = (0..r.kinds as Kind).find(|&k| r.is_pawn(k));
-    let king = (0..r.kinds as Kind).find(|&k| r.is_royal(k)).unwrap_or(0);
+    let king = r.royal_kind().unwrap_or(0);
     let typical: Vec<Option<f64>> = (0..r.kinds as Kind)
         .map(|k| {
             Some(if Some(k) == pawn {

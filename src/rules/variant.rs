@@ -38,7 +38,7 @@ impl Variant {
     /// The kind of the variant's royal piece (its King), if it has one.
     pub fn royal_kind(self) -> Option<super::piece::Kind> {
         match self {
-            Variant::Defined(d) => (0..d.0.kinds as super::piece::Kind).find(|&k| d.0.is_royal(k)),
+            Variant::Defined(d) => d.0.royal_kind(),
             _ => self
                 .info()
                 .pieces

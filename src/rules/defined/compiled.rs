@@ -6,7 +6,6 @@
 use super::position::DefinedPosition;
 use super::rules::Rules;
 use crate::rules::info::PieceInfo;
-use crate::rules::piece::Kind;
 use crate::rules::shape::{self, Placed, Shape};
 
 /// A variant compiled from a file and not (yet) registered.
@@ -76,7 +75,7 @@ impl Compiled {
             colours: self.rules.info.colours,
             placed,
             holds: self.start.contains('['),
-            royal: (0..self.rules.kinds as Kind).find(|&k| self.rules.is_royal(k)),
+            royal: self.rules.royal_kind(),
         }
     }
 

@@ -230,6 +230,11 @@ impl Rules {
         self.royal >> k & 1 == 1
     }
 
+    /// The royal kind, if there is one.
+    pub fn royal_kind(&self) -> Option<Kind> {
+        (0..self.kinds as Kind).find(|&k| self.is_royal(k))
+    }
+
     /// Whether kind `k` is a pawn.
     #[inline(always)]
     pub fn is_pawn(&self, k: Kind) -> bool {
