@@ -86,7 +86,7 @@ fn a_file_variant_gets_a_network_from_its_own_games() {
         &data,
     ]);
     assert!(said.contains("4 games"), "{said}");
-    // One epoch of training into `out`, with `extra` options.
+    // Training into `out`, one epoch unless `extra` says otherwise.
     let train = |out: &str, extra: &[&str]| {
         let mut args = vec![
             "--variant-file",
@@ -96,8 +96,6 @@ fn a_file_variant_gets_a_network_from_its_own_games() {
             "raumschach",
             "--data",
             &data,
-            "--epochs",
-            "1",
             "--hidden",
             "32",
             "--batch",
@@ -108,6 +106,9 @@ fn a_file_variant_gets_a_network_from_its_own_games() {
             out,
         ];
         args.extend_from_slice(extra);
+        if !extra.contains(&"--epochs") {
+            args.extend_from_slice(&["--epochs", "1"]);
+        }
         run(&args)
     };
     let said = train(&net, &[]);
@@ -126,6 +127,23 @@ fn a_file_variant_gets_a_network_from_its_own_games() {
         std::fs::read(&*factorised).unwrap(),
         std::fs::read(&*net).unwrap()
     );
+    // --keep-best names the epoch of the lowest validation loss, and the file is a network.
+    let best = dir.join("best.net");
+    let best = best.to_string_lossy();
+    let said = train(&best, &["--keep-best", "--epochs", "4", "--rate", "0.05"]);
+    let epochs: Vec<f64> = said
+        .lines()
+        .filter(|l| l.starts_with("epoch "))
+        .filter_map(|l| l.split("validation loss ").nth(1))
+        .filter_map(|l| l.split_whitespace().next()?.parse().ok())
+        .collect();
+    assert_eq!(epochs.len(), 4, "{said}");
+    let lowest = (0..4).fold(0, |b, i| if epochs[i] < epochs[b] { i } else { b });
+    assert!(
+        said.contains(&format!("kept epoch {} (validation loss", lowest + 1)),
+        "{said}"
+    );
+    assert_eq!(std::fs::metadata(&*best).unwrap().len(), size);
     let out = session(&[
         format!("setoption name VariantPath value {file}"),
         format!("setoption name EvalFile value {factorised}"),

@@ -1,6 +1,7 @@
 //! `strata train-net`: trains a variant's evaluation network ([`crate::tuning::net_train`])
 //! on datagen positions.
 
+use std::cell::Cell;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -66,6 +67,11 @@ pub struct Args {
     /// on new games; its size replaces --hidden and --buckets).
     #[arg(long)]
     init: Option<PathBuf>,
+    /// Write the network only after an epoch whose validation loss is the lowest so far,
+    /// so that `--out` ends as the epoch that predicted the held-out games best (where the
+    /// data are few and the later epochs fit the training games more than the variant).
+    #[arg(long)]
+    keep_best: bool,
     /// Write the network here after every epoch (e.g. src/eval/nets/chess.net).
     #[arg(long)]
     out: PathBuf,
@@ -180,19 +186,98 @@ pub fn run(args: Args) -> Result<(), String> {
         mean_loss(&net, &validation, &config)
     ));
     let out = args.out.to_string_lossy().into_owned();
+    // The epoch just reported, and the one written last.
+    let last = Cell::new((0, f64::INFINITY));
+    let mut kept = Kept::default();
     train(
         &mut net,
         &mut training,
         &validation,
         &config,
         &mut |epoch, t, v| {
+            last.set((epoch, v));
             say(&format!(
                 "epoch {epoch}: training loss {t:.6}, validation loss {v:.6} ({:.0} s)",
                 start.elapsed().as_secs_f64()
             ))
         },
-        &mut |net| save(net, &out),
+        &mut |net| {
+            let (epoch, loss) = last.get();
+            match kept.offer(epoch, loss, args.keep_best) {
+                true => save(net, &out),
+                false => Ok(()),
+            }
+        },
     )?;
+    if args.keep_best {
+        say(&format!(
+            "kept epoch {} (validation loss {:.6})",
+            kept.epoch, kept.loss
+        ));
+    }
     say(&format!("written {out}; made by: {}", command_line()));
     Ok(())
+}
+
+/// The epoch whose network is in `--out`.
+#[derive(Debug, PartialEq)]
+struct Kept {
+    epoch: usize,
+    loss: f64,
+}
+
+impl Default for Kept {
+    fn default() -> Self {
+        Kept {
+            epoch: 0,
+            loss: f64::INFINITY,
+        }
+    }
+}
+
+impl Kept {
+    /// Whether the network of `epoch`, of validation loss `loss`, is to be written: every
+    /// epoch's is, or with `best` only one that predicts the held-out games better than every
+    /// earlier epoch (a loss that is not a number never does; the first epoch's always is).
+    fn offer(&mut self, epoch: usize, loss: f64, best: bool) -> bool {
+        let better = self.epoch == 0 || loss < self.loss;
+        if best && !better {
+            return false;
+        }
+        *self = Kept { epoch, loss };
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Kept;
+
+    #[test]
+    fn keep_best_writes_only_an_epoch_that_lowers_the_validation_loss() {
+        let mut kept = Kept::default();
+        let losses = [0.5, 0.4, 0.45, f64::NAN, 0.39, 0.39];
+        let written: Vec<bool> = losses
+            .iter()
+            .enumerate()
+            .map(|(i, &l)| kept.offer(i + 1, l, true))
+            .collect();
+        assert_eq!(written, [true, true, false, false, true, false]);
+        assert_eq!(
+            kept,
+            Kept {
+                epoch: 5,
+                loss: 0.39
+            }
+        );
+        // Without --keep-best every epoch is written, the last one stays.
+        let mut every = Kept::default();
+        assert!(
+            losses
+                .iter()
+                .enumerate()
+                .all(|(i, &l)| every.offer(i + 1, l, false))
+        );
+        assert_eq!(every.epoch, 6);
+    }
 }
