@@ -462,6 +462,68 @@ fn a_file_variant_is_refereed_through_strata_match() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
+/// An engine that answers the runner's `VariantPath` or `UCI_Variant` with an error cannot
+/// play the game (an older build that does not know a field of the file): the match stops
+/// before any game with the engine's words, instead of counting its illegal moves as losses.
+#[test]
+fn an_engine_that_cannot_load_the_variant_file_is_refused_before_any_game() {
+    let dir = std::env::temp_dir().join(format!("strata-filerefused-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let exe = strata();
+    // strata behind a filter that points its VariantPath at a file that is not there.
+    let fake = dir.join("old-build");
+    std::fs::write(
+        &fake,
+        format!(
+            "#!/usr/bin/env bash\n\
+             sed -u 's#^setoption name VariantPath value .*#setoption name VariantPath value /nonexistent/v.toml#' \
+             | '{}'\n",
+            exe.display()
+        ),
+    )
+    .unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let pgn = dir.join("games.pgn");
+    let out = Command::new(&exe)
+        .arg("--variant-file")
+        .arg(root().join("variants/raumschach.toml"))
+        .args(["match", "-engine"])
+        .arg(format!("cmd={}", exe.display()))
+        .arg("name=a")
+        .arg("-engine")
+        .arg(format!("cmd={}", fake.display()))
+        .arg("name=old")
+        .args([
+            "-each",
+            "nodes=1000",
+            "-variant",
+            "raumschach",
+            "-games",
+            "2",
+        ])
+        .arg("-pgnout")
+        .arg(format!("file={}", pgn.display()))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{stdout}\n{stderr}");
+    assert!(
+        stderr.contains(
+            "engine 'old' cannot play this game: it answered 'setoption name VariantPath value "
+        ) && stderr.contains("info string error"),
+        "{stdout}\n{stderr}"
+    );
+    assert!(!stdout.contains("Finished game"), "{stdout}");
+    let games = std::fs::read_to_string(&pgn).unwrap_or_default();
+    assert!(!games.contains("[Variant"), "{games}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
 /// Holes end slides; a slide's range limits it; capturing the royal piece ends a game whose
 /// goal is royal capture.
 #[test]

@@ -288,8 +288,7 @@ impl EngineProcess {
                     variant.name()
                 ));
             }
-            self.send_option("VariantPath", &d.0.path)
-                .map_err(|e| fail("setoption", e))?;
+            self.set_for_the_game("VariantPath", &d.0.path, timeout)?;
         } else if let Some(vars) = self.declared_vars("UCI_Variant")
             && !vars.iter().any(|v| v == variant.name())
         {
@@ -299,8 +298,7 @@ impl EngineProcess {
             ));
         }
         if self.declares("UCI_Variant") {
-            self.send_option("UCI_Variant", variant.name())
-                .map_err(|e| fail("setoption", e))?;
+            self.set_for_the_game("UCI_Variant", variant.name(), timeout)?;
         } else if variant != Variant::Chess {
             return Err(format!(
                 "engine '{name}' has no UCI_Variant option, so it cannot play {}",
@@ -308,6 +306,29 @@ impl EngineProcess {
             ));
         }
         self.sync(timeout).map_err(|e| fail("readyok", e))
+    }
+
+    /// Sets an option the game needs (the variant, the file that defines it) and waits for
+    /// `readyok`: an engine that answers it with `info string error ...` cannot play the
+    /// game asked for, and is not started (it would otherwise play on with what it had, and
+    /// its games would be lost by illegal moves or played in another variant).
+    fn set_for_the_game(
+        &mut self,
+        name: &str,
+        value: &str,
+        timeout: Duration,
+    ) -> Result<(), String> {
+        let engine = self.name.clone();
+        let fail = |what: &str, e: WaitError| e.describe(&engine, what, timeout);
+        self.send_option(name, value)
+            .map_err(|e| fail("setoption", e))?;
+        match self.sync_errors(timeout).map_err(|e| fail("readyok", e))? {
+            Some(error) => Err(format!(
+                "engine '{engine}' cannot play this game: it answered \
+                 'setoption name {name} value {value}' with: {error}"
+            )),
+            None => Ok(()),
+        }
     }
 
     /// Sends `setoption name NAME value VALUE`, checked by [`Line::setoption`].
@@ -443,15 +464,23 @@ impl EngineProcess {
 
     /// Sends `isready` and waits for `readyok`, dropping everything before it.
     fn sync(&mut self, timeout: Duration) -> Result<(), WaitError> {
+        self.sync_errors(timeout).map(drop)
+    }
+
+    /// [`Self::sync`], returning the first `info string error ...` line printed before
+    /// `readyok` (every one is logged).
+    fn sync_errors(&mut self, timeout: Duration) -> Result<Option<String>, WaitError> {
         self.send("isready")?;
         let deadline = deadline_after(timeout);
+        let mut first = None;
         loop {
             let (_, line) = self.next_line(deadline)?;
             if line == "readyok" {
-                return Ok(());
+                return Ok(first);
             }
             if line.starts_with("info string error") {
                 tracing::warn!(engine = %self.name, "{line}");
+                first.get_or_insert(line);
             }
         }
     }
