@@ -349,6 +349,21 @@ struct Quoted {
     /// From a code block (checked in full), not from an inline code span (only the
     /// subcommand is checked).
     block: bool,
+    /// Files that a shell line in a code block above, in the same document, makes from a
+    /// file of the repository, as (made, made from): a command may name them though the
+    /// repository does not hold them.
+    made: Vec<(String, String)>,
+}
+
+/// The file a shell line writes with `>` and the file it reads, its last word before `>`
+/// (`grep -v x a.toml > b.toml` makes `b.toml` from `a.toml`).
+fn written_file(line: &str) -> Option<(String, String)> {
+    let words = shell_words(line);
+    let at = words.iter().position(|w| w == ">")?;
+    Some((
+        words.get(at + 1)?.clone(),
+        words.get(at.checked_sub(1)?)?.clone(),
+    ))
 }
 
 /// Splits a command line into words as a shell would (quotes, backslashes); a `#` that starts
@@ -413,6 +428,7 @@ fn quoted_commands(file: &str) -> Vec<Quoted> {
     let text = std::fs::read_to_string(root().join(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
     let lines: Vec<&str> = text.lines().collect();
     let mut out = Vec::new();
+    let mut made = Vec::new();
     let mut fenced = false;
     let mut i = 0;
     while i < lines.len() {
@@ -437,7 +453,10 @@ fn quoted_commands(file: &str) -> Vec<Quoted> {
                     at,
                     words,
                     block: true,
+                    made: made.clone(),
                 });
+            } else if let Some(file) = written_file(&full) {
+                made.push(file);
             }
             continue;
         }
@@ -447,6 +466,7 @@ fn quoted_commands(file: &str) -> Vec<Quoted> {
                     at: at.clone(),
                     words,
                     block: false,
+                    made: made.clone(),
                 });
             }
         }
@@ -510,7 +530,13 @@ fn check(q: &Quoted) -> Result<(), String> {
     let mut rest = q.words.as_slice();
     while let Some(first) = rest.first() {
         if GLOBAL_OPTIONS.contains(&first.as_str()) && rest.len() >= 2 {
-            globals.extend_from_slice(&rest[..2]);
+            // A variant file the document makes above is not in the repository: the
+            // command is checked with the file it is made from.
+            globals.push(rest[0].clone());
+            match q.made.iter().find(|(made, _)| *made == rest[1]) {
+                Some((_, from)) if rest[0] == "--variant-file" => globals.push(from.clone()),
+                _ => globals.push(rest[1].clone()),
+            }
             rest = &rest[2..];
         } else {
             break;
@@ -605,6 +631,14 @@ fn the_command_reader_reads_shell_lines() {
         Some(vec!["bench".to_string()])
     );
     assert_eq!(strata_words("target/release/strata bench"), None);
+    assert_eq!(
+        written_file("grep -v '^net = ' variants/raumschach.toml > bare.toml"),
+        Some((
+            "bare.toml".to_string(),
+            "variants/raumschach.toml".to_string()
+        ))
+    );
+    assert_eq!(written_file("grep -v x variants/raumschach.toml"), None);
     assert!(is_placeholder("DEPTH") && is_placeholder("[--depth") && is_placeholder("M..."));
     assert!(!is_placeholder("e2e4") && !is_placeholder("KQkq") && !is_placeholder("tc=5+0.05"));
     let words: Vec<String> = ["--moves", "e2e4", "4", "--threads", "3"]
