@@ -408,27 +408,37 @@ fn strata_variants_lists_the_builtin_ones_then_those_of_the_files() {
     }
 }
 
+/// `strata --variant-file variants/raumschach.toml match` in Raumschach between strata (named
+/// `a`) and `b_cmd` (named `b`), with `more` arguments and the games written to `pgn`.
+fn raumschach_match(b_cmd: &Path, more: &[&str], pgn: &Path) -> std::process::Output {
+    let exe = strata();
+    Command::new(&exe)
+        .arg("--variant-file")
+        .arg(root().join("variants/raumschach.toml"))
+        .args(["match", "-engine"])
+        .arg(format!("cmd={}", exe.display()))
+        .args(["name=a", "-engine"])
+        .arg(format!("cmd={}", b_cmd.display()))
+        .args(["name=b", "-variant", "raumschach"])
+        .args(more)
+        .arg("-pgnout")
+        .arg(format!("file={}", pgn.display()))
+        .output()
+        .unwrap()
+}
+
 #[test]
 fn a_file_variant_is_refereed_through_strata_match() {
     let dir = std::env::temp_dir().join(format!("strata-filematch-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let pgn = dir.join("games.pgn");
     let exe = strata();
-    let out = Command::new(&exe)
-        .arg("--variant-file")
-        .arg(root().join("variants/raumschach.toml"))
-        .args(["match", "-engine"])
-        .arg(format!("cmd={}", exe.display()))
-        .arg("name=a")
-        .arg("-engine")
-        .arg(format!("cmd={}", exe.display()))
-        .arg("name=b")
-        .args([
+    let out = raumschach_match(
+        &exe,
+        &[
             "-each",
             "tc=inf",
             "nodes=3000",
-            "-variant",
-            "raumschach",
             "-rounds",
             "1",
             "-games",
@@ -438,11 +448,9 @@ fn a_file_variant_is_refereed_through_strata_match() {
             "seed=3",
             "-maxmoves",
             "60",
-        ])
-        .arg("-pgnout")
-        .arg(format!("file={}", pgn.display()))
-        .output()
-        .unwrap();
+        ],
+        &pgn,
+    );
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stdout}\n{stderr}");
@@ -488,33 +496,13 @@ fn an_engine_that_cannot_load_the_variant_file_is_refused_before_any_game() {
         std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
     }
     let pgn = dir.join("games.pgn");
-    let out = Command::new(&exe)
-        .arg("--variant-file")
-        .arg(root().join("variants/raumschach.toml"))
-        .args(["match", "-engine"])
-        .arg(format!("cmd={}", exe.display()))
-        .arg("name=a")
-        .arg("-engine")
-        .arg(format!("cmd={}", fake.display()))
-        .arg("name=old")
-        .args([
-            "-each",
-            "nodes=1000",
-            "-variant",
-            "raumschach",
-            "-games",
-            "2",
-        ])
-        .arg("-pgnout")
-        .arg(format!("file={}", pgn.display()))
-        .output()
-        .unwrap();
+    let out = raumschach_match(&fake, &["-each", "nodes=1000", "-games", "2"], &pgn);
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success(), "{stdout}\n{stderr}");
     assert!(
         stderr.contains(
-            "engine 'old' cannot play this game: it answered 'setoption name VariantPath value "
+            "engine 'b' cannot play this game: it answered 'setoption name VariantPath value "
         ) && stderr.contains("info string error"),
         "{stdout}\n{stderr}"
     );
