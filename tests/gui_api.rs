@@ -412,12 +412,7 @@ fn fake_engine(dir: &std::path::Path, nth: u32, pid_file: &std::path::Path) -> S
         pid = pid_file.display(),
         strata = common::browser::strata_bin().display(),
     );
-    std::fs::write(&path, script).unwrap();
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
-    }
+    common::write_script(&path, &script);
     path.to_string_lossy().to_string()
 }
 
@@ -1224,12 +1219,7 @@ fn slow_engine(dir: &std::path::Path) -> String {
          done | '{strata}'\n",
         strata = common::browser::strata_bin().display(),
     );
-    std::fs::write(&path, script).unwrap();
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
-    }
+    common::write_script(&path, &script);
     path.to_string_lossy().to_string()
 }
 

@@ -3,6 +3,8 @@
 //! it that misbehave on purpose), the built-in players, and Stockfish / Fairy-Stockfish when
 //! they are installed.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -296,12 +298,7 @@ fn fake_engine(dir: &Scratch, name: &str, nth: u32, action: &str) -> String {
          \x20 printf '%s\\n' \"$line\"\n\
          done | '{STRATA}'\n"
     );
-    std::fs::write(&path, script).expect("write the fake engine");
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
-    }
+    common::write_script(Path::new(&path), &script);
     path
 }
 
@@ -901,16 +898,10 @@ fn an_engine_printing_lines_without_pause_stalls_at_its_deadline() {
 fn an_engine_printing_an_endless_line_at_the_handshake_is_refused() {
     let dir = Scratch::new("endless-handshake");
     let late = dir.path("late.sh");
-    std::fs::write(
-        &late,
+    common::write_script(
+        Path::new(&late),
         "#!/bin/sh\nread line\necho 'id name late'\necho uciok\nexec cat /dev/zero\n",
-    )
-    .unwrap();
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&late, std::fs::Permissions::from_mode(0o755)).unwrap();
-    }
+    );
     for (engine, args, before) in [
         ("cat", "args=/dev/zero", "uciok"),
         (late.as_str(), "name=late", "readyok"),

@@ -480,21 +480,15 @@ fn an_engine_that_cannot_load_the_variant_file_is_refused_before_any_game() {
     let exe = strata();
     // strata behind a filter that points its VariantPath at a file that is not there.
     let fake = dir.join("old-build");
-    std::fs::write(
+    common::write_script(
         &fake,
-        format!(
+        &format!(
             "#!/usr/bin/env bash\n\
              sed -u 's#^setoption name VariantPath value .*#setoption name VariantPath value /nonexistent/v.toml#' \
              | '{}'\n",
             exe.display()
         ),
-    )
-    .unwrap();
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
-    }
+    );
     let pgn = dir.join("games.pgn");
     let out = raumschach_match(&fake, &["-each", "nodes=1000", "-games", "2"], &pgn);
     let stdout = String::from_utf8_lossy(&out.stdout);

@@ -12,6 +12,16 @@ use rand::{Rng, SeedableRng};
 use strata::rules::perft::perft;
 use strata::rules::{AnyGame, Game, MoveList, Variant};
 
+/// Writes a shell script (a fake or filtered engine) to `path` and makes it executable.
+pub fn write_script(path: &Path, text: &str) {
+    std::fs::write(path, text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+}
+
 /// One position of a perft suite file.
 #[derive(Clone, Debug)]
 pub struct PerftCase {
