@@ -316,3 +316,60 @@ fn a_file_variant_gets_a_network_from_its_own_games() {
         assert!(out.contains("readyok"), "{out}");
     }
 }
+
+/// Another variant's network as the start of training (`train-net --init`): chess's carried
+/// into Pole Chess, whose board and first six pieces are chess's; the result loads with
+/// `EvalFile` as Pole Chess's network.
+#[test]
+fn chess_network_carries_into_pole_chess() {
+    let dir = scratch("nets-pole-carried");
+    let data = dir.join("pole.bin");
+    let data = data.to_string_lossy();
+    let said = run(&[
+        "datagen",
+        "--variant",
+        "pole",
+        "--games",
+        "2",
+        "--nodes",
+        "300",
+        "--seed",
+        "5",
+        "--out",
+        &data,
+    ]);
+    assert!(said.contains("2 games"), "{said}");
+    let chess = root().join("src/eval/nets/chess.net");
+    let net = dir.join("pole.net");
+    let net = net.to_string_lossy();
+    let said = run(&[
+        "train-net",
+        "--variant",
+        "pole",
+        "--data",
+        &data,
+        "--init",
+        &chess.to_string_lossy(),
+        "--epochs",
+        "1",
+        "--holdout",
+        "2",
+        "--out",
+        &net,
+    ]);
+    assert!(
+        said.contains("carried 816 of 952 inputs from the 'chess' network"),
+        "{said}"
+    );
+    assert!(said.contains("epoch 1: training loss"), "{said}");
+    let out = session(&[
+        "setoption name UCI_Variant value pole".into(),
+        format!("setoption name EvalFile value {net}"),
+        "position startpos".into(),
+        "eval".into(),
+        "isready".into(),
+    ]);
+    assert!(out.contains("pole plays with the network"), "{out}");
+    assert!(out.contains("Network evaluation"), "{out}");
+    assert!(!out.contains("error"), "{out}");
+}

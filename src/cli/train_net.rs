@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use super::{command_line, say, variant_named};
+use crate::eval::nnue::spec::carried_inputs;
 use crate::eval::nnue::{Net, Spec};
 use crate::tuning::net_train::{Config, FloatNet, mean_loss, read, save, terms_loss, train};
 
@@ -63,8 +64,10 @@ pub struct Args {
     /// Output buckets, by the number of pieces on the board (1 to 64).
     #[arg(long, default_value_t = 8)]
     buckets: usize,
-    /// Start from this network file instead of random weights (to train a network further
-    /// on new games; its size replaces --hidden and --buckets).
+    /// Start from this network file instead of random weights: to train a network further
+    /// on new games, or to carry another variant's network into this one where the boards
+    /// and pieces coincide (chess's into Pole Chess's: the Pole's inputs start at zero). Its
+    /// size replaces --hidden and --buckets.
     #[arg(long)]
     init: Option<PathBuf>,
     /// Write the network only after an epoch whose validation loss is the lowest so far,
@@ -159,8 +162,30 @@ pub fn run(args: Args) -> Result<(), String> {
                 "a network file",
             )
             .map_err(|e| format!("{shown}: {e}"))?;
-            let net = Net::read(&bytes, &spec).map_err(|e| format!("{shown}: {e}"))?;
-            FloatNet::from_network(&net)
+            let of = Net::variant_of(&bytes).map_err(|e| format!("{shown}: {e}"))?;
+            if of == variant.name() {
+                let net = Net::read(&bytes, &spec).map_err(|e| format!("{shown}: {e}"))?;
+                FloatNet::from_network(&net)
+            } else {
+                // Another variant's network: its weights carried over where the inputs
+                // mean the same.
+                let from = crate::rules::Variant::from_name(&of).ok_or_else(|| {
+                    format!(
+                        "{shown}: the network is for the variant '{}', which is not loaded \
+                         (a variant from a file needs --variant-file)",
+                        crate::text::echo(&of, 64)
+                    )
+                })?;
+                let net =
+                    Net::read(&bytes, &Spec::of(from)).map_err(|e| format!("{shown}: {e}"))?;
+                let map = carried_inputs(from, variant).map_err(|e| format!("{shown}: {e}"))?;
+                say(&format!(
+                    "carried {} of {} inputs from the '{of}' network; the others start at zero",
+                    map.iter().flatten().count(),
+                    map.len()
+                ));
+                FloatNet::carried(&net, &spec, &map)
+            }
         }
     };
     let mut net = if args.factorise {

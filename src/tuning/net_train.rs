@@ -389,6 +389,27 @@ impl FloatNet {
         }
     }
 
+    /// The floating-point weights of another variant's integer network, carried into a
+    /// network of `spec`: input `i`'s weights are `net`'s input `map[i]`'s
+    /// ([`crate::eval::nnue::spec::carried_inputs`]), zero where it has none; the hidden and
+    /// output layers are `net`'s. Training it further teaches the new inputs.
+    pub fn carried(net: &Net, spec: &Spec, map: &[Option<usize>]) -> FloatNet {
+        assert_eq!(map.len(), spec.inputs());
+        let from = FloatNet::from_network(net);
+        let h = net.hidden;
+        let mut w1 = vec![0.0; spec.inputs() * h];
+        for (row, i) in w1.chunks_mut(h).zip(map) {
+            if let Some(i) = *i {
+                row.copy_from_slice(&from.w1[i * h..(i + 1) * h]);
+            }
+        }
+        FloatNet {
+            spec: spec.clone(),
+            w1,
+            ..from
+        }
+    }
+
     fn zeros_like(&self) -> FloatNet {
         FloatNet {
             spec: self.spec.clone(),
@@ -1137,5 +1158,45 @@ mod tests {
         )
         .unwrap();
         assert!(last < before * 0.5, "loss {before} -> {last}");
+    }
+
+    /// Chess's network carried into Pole Chess's: every chess input is carried, the Pole's
+    /// start at zero, so a Pole Chess position evaluates as chess's network evaluates the
+    /// same pieces, with the Poles in hand or on the board.
+    #[test]
+    fn a_network_carried_from_chess_evaluates_pole_chess_as_chess() {
+        let chess = FloatNet::random(&Spec::of(Variant::Chess), 32, 8, 3).quantise();
+        let map = crate::eval::nnue::spec::carried_inputs(Variant::Chess, Variant::Pole).unwrap();
+        let spec = Spec::of(Variant::Pole);
+        assert_eq!(map.len(), spec.inputs());
+        assert_eq!(map.iter().flatten().count(), chess.spec.inputs());
+        let pole = FloatNet::carried(&chess, &spec, &map).quantise();
+        assert_eq!(pole.spec, spec);
+        let eval = |v: Variant, net: &Net, fen: &str| {
+            let g = AnyGame::from_fen(v, fen).unwrap();
+            crate::with_game!(&g, g => net.evaluate_fresh(g))
+        };
+        let mut seen = Vec::new();
+        for (chess_fen, pole_fen) in [
+            (
+                "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+                "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR[Oo] b KQkq - 0 1",
+            ),
+            (
+                "rnbqkbnr/ppp1pppp/8/3P4/8/8/PPPP1PPP/RNBQKBNR b KQkq - 0 2",
+                "rnbqkbnr/ppp1pppp/8/3P4/8/8/PPPP1PPP/RNBQKBNR[Oo+] b KQkq - 0 2",
+            ),
+            (
+                // 18 pieces, and 20 with the Poles: the same output bucket.
+                "r3k2r/pp3ppp/2p5/8/8/2P5/PP3PPP/R3K2R w KQkq - 0 20",
+                "r3k2r/pp1o1ppp/2p5/8/8/2P5/PP1O1PPP/R3K2R[+] w KQkq - 0 20",
+            ),
+        ] {
+            let want = eval(Variant::Chess, &chess, chess_fen);
+            assert_eq!(eval(Variant::Pole, &pole, pole_fen), want, "{pole_fen}");
+            seen.push(want);
+        }
+        // The positions are not all evaluated alike (the test could fail).
+        assert!(seen.iter().any(|&e| e != seen[0]), "{seen:?}");
     }
 }

@@ -208,6 +208,71 @@ impl Spec {
     }
 }
 
+/// For each input of `to`'s network, the input of `from`'s that means the same: a piece of
+/// the same relation and letter on the cell of the same coordinates, or the same count of it
+/// in hand; `None` where `from` has none (a kind or a cell it lacks). What a network of one
+/// variant carries into a network of a related one (`strata train-net --init`: chess's into
+/// Pole Chess's, whose board and first six pieces are chess's). Refused where the colours
+/// differ, where no cell coincides, or where the two see a coinciding cell differently from
+/// another colour's side (their boards' symmetries differ).
+pub fn carried_inputs(from: Variant, to: Variant) -> Result<Vec<Option<usize>>, String> {
+    let (fs, ts) = (Shape::of(from), Shape::of(to));
+    let (f, t) = (Spec::new(&fs), Spec::new(&ts));
+    if f.colours != t.colours {
+        return Err(format!(
+            "'{}' has {} colours and '{}' {}",
+            from.name(),
+            f.colours,
+            to.name(),
+            t.colours
+        ));
+    }
+    let at: HashMap<Coord, usize> = fs.coords.iter().enumerate().map(|(i, &c)| (c, i)).collect();
+    // The cell of `from` for each cell of `to`.
+    let cell: Vec<Option<usize>> = ts.coords.iter().map(|c| at.get(c).copied()).collect();
+    if cell.iter().all(Option::is_none) {
+        return Err(format!(
+            "no cell of '{}' is a cell of '{}'",
+            to.name(),
+            from.name()
+        ));
+    }
+    for of in 0..t.colours {
+        for (tc, fc) in cell.iter().enumerate() {
+            let Some(fc) = *fc else { continue };
+            if cell[t.view[of][tc] as usize] != Some(f.view[of][fc] as usize) {
+                return Err(format!(
+                    "'{}' and '{}' see their boards from colour {of}'s side differently",
+                    from.name(),
+                    to.name()
+                ));
+            }
+        }
+    }
+    let letters = |v: Variant| -> Vec<char> { v.info().pieces.iter().map(|p| p.letter).collect() };
+    let from_letters = letters(from);
+    let kind: Vec<Option<usize>> = letters(to)
+        .iter()
+        .map(|l| from_letters.iter().position(|m| m == l))
+        .collect();
+    let mut map = vec![None; t.inputs()];
+    for r in 0..t.colours {
+        for (k, fk) in kind.iter().enumerate() {
+            let Some(fk) = *fk else { continue };
+            for (tc, fc) in cell.iter().enumerate() {
+                if let Some(fc) = *fc {
+                    map[(r * t.kinds + k) * t.cells + tc] = Some((r * f.kinds + fk) * f.cells + fc);
+                }
+            }
+            for n in 0..HAND_CAP {
+                map[t.board_inputs() + (r * t.kinds + k) * HAND_CAP + n] =
+                    Some(f.board_inputs() + (r * f.kinds + fk) * HAND_CAP + n);
+            }
+        }
+    }
+    Ok(map)
+}
+
 /// The lowest and highest of one coordinate over the board's cells (0 and 0 for none).
 fn bounds(coords: &[Coord], f: fn(&Coord) -> i8) -> (i8, i8) {
     let lo = coords.iter().map(f).min().unwrap_or(0);
@@ -382,5 +447,38 @@ mod tests {
         distinct.sort_unstable();
         distinct.dedup();
         assert_eq!(distinct.len(), prints.len());
+    }
+
+    /// Chess's inputs carry into Pole Chess's as the same relation, kind and square, and
+    /// none into a Pole's; a game of four, or a board seen another way, is refused.
+    #[test]
+    fn chess_inputs_carry_into_pole_chess_and_not_into_other_boards() {
+        let map = carried_inputs(Variant::Chess, Variant::Pole).unwrap();
+        let (c, p) = (Spec::of(Variant::Chess), Spec::of(Variant::Pole));
+        for of in 0..2 {
+            for colour in [Colour::WHITE, Colour::BLACK] {
+                for sq in [0, 12, 35, 63] {
+                    for kind in 0..6 {
+                        assert_eq!(
+                            map[p.board_input(of, colour, kind, sq)],
+                            Some(c.board_input(of, colour, kind, sq))
+                        );
+                    }
+                    assert_eq!(map[p.board_input(of, colour, 6, sq)], None);
+                }
+                assert_eq!(map[p.hand_input(of, colour, 6, 1)], None);
+                assert_eq!(
+                    map[p.hand_input(of, colour, 4, 2)],
+                    Some(c.hand_input(of, colour, 4, 2))
+                );
+            }
+        }
+        let four = carried_inputs(Variant::Chess, Variant::FutureGeneration).unwrap_err();
+        assert!(four.contains("colours"), "{four}");
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/variants/raumschach.toml");
+        let raumschach =
+            crate::rules::defined::load_file(path, crate::eval::nnue::check_net).unwrap()[0];
+        let other = carried_inputs(Variant::Chess, raumschach).unwrap_err();
+        assert!(other.contains("differently"), "{other}");
     }
 }
