@@ -372,4 +372,32 @@ fn chess_network_carries_into_pole_chess() {
     assert!(out.contains("pole plays with the network"), "{out}");
     assert!(out.contains("Network evaluation"), "{out}");
     assert!(!out.contains("error"), "{out}");
+
+    // The next round's games played by that network (`datagen --eval-file`): other games
+    // than the terms' on the same seed, and the file's first line says how they were made.
+    let again = dir.join("pole-net.bin");
+    let again = again.to_string_lossy();
+    let said = run(&[
+        "datagen",
+        "--variant",
+        "pole",
+        "--games",
+        "2",
+        "--nodes",
+        "300",
+        "--seed",
+        "5",
+        "--eval-file",
+        &net,
+        "--out",
+        &again,
+    ]);
+    assert!(said.contains("pole plays with the network"), "{said}");
+    let (terms, by_net) = (
+        std::fs::read(&*data).unwrap(),
+        std::fs::read(&*again).unwrap(),
+    );
+    assert_ne!(terms, by_net);
+    let head = String::from_utf8_lossy(&by_net[..by_net.len().min(400)]).into_owned();
+    assert!(head.contains(&format!("--eval-file {net}")), "{head}");
 }

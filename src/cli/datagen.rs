@@ -41,6 +41,11 @@ pub struct Args {
     /// binary when `--out` ends in `.bin`, text otherwise.
     #[arg(long, value_parser = ["text", "binary"])]
     format: Option<String>,
+    /// What `setoption name EvalFile` takes: a network file for the variant it names, which
+    /// then plays the games (a round of training played by the last round's network), or
+    /// `none` for the hand-written evaluation.
+    #[arg(long)]
+    eval_file: Option<String>,
     /// The file to write.
     #[arg(long)]
     out: PathBuf,
@@ -58,9 +63,14 @@ fn reproducing_command(args: &Args) -> String {
             false => format!(" --variant-file {}", w[1]),
         })
         .collect();
+    let net = match &args.eval_file {
+        Some(v) if v.contains(char::is_whitespace) => format!(" --eval-file '{v}'"),
+        Some(v) => format!(" --eval-file {v}"),
+        None => String::new(),
+    };
     format!(
         "strata{files} datagen --variant {} --games {} --nodes {} --seed {} --shard {} \
-         --random-plies {} --hash {}",
+         --random-plies {} --hash {}{net}",
         args.variant, args.games, args.nodes, args.seed, args.shard, args.random_plies, args.hash
     )
 }
@@ -68,6 +78,9 @@ fn reproducing_command(args: &Args) -> String {
 /// Runs `strata datagen`: the file starts with the command line that made it.
 pub fn run(args: Args) -> Result<(), String> {
     let variant = variant_named(&args.variant)?;
+    if let Some(value) = &args.eval_file {
+        say(&crate::eval::nnue::load(value)?);
+    }
     let path = args.out.to_string_lossy().to_string();
     let format = match args.format.as_deref() {
         Some("binary") => Format::Binary,
