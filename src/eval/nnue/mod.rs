@@ -501,6 +501,7 @@ fn embedded_bytes(variant: Variant) -> Option<&'static [u8]> {
             "chess" => include_bytes!("../nets/chess.net"),
             "pentaplane" => include_bytes!("../nets/pentaplane.net"),
             "podionic" => include_bytes!("../nets/podionic.net"),
+            "pole" => include_bytes!("../nets/pole.net"),
             _ => return None,
         },
     };
