@@ -323,21 +323,24 @@ fn a_file_variant_gets_a_network_from_its_own_games() {
 #[test]
 fn chess_network_carries_into_pole_chess() {
     let dir = scratch("nets-pole-carried");
+    // Two games of Pole Chess at 300 nodes a move on seed 5 into `out`.
+    let games = |out: &str, extra: &[&str]| {
+        let mut args = vec![
+            "datagen",
+            "--variant",
+            "pole",
+            "--games",
+            "2",
+            "--nodes",
+            "300",
+        ];
+        args.extend(["--seed", "5", "--out", out]);
+        args.extend_from_slice(extra);
+        run(&args)
+    };
     let data = dir.join("pole.bin");
     let data = data.to_string_lossy();
-    let said = run(&[
-        "datagen",
-        "--variant",
-        "pole",
-        "--games",
-        "2",
-        "--nodes",
-        "300",
-        "--seed",
-        "5",
-        "--out",
-        &data,
-    ]);
+    let said = games(&data, &[]);
     assert!(said.contains("2 games"), "{said}");
     let chess = root().join("src/eval/nets/chess.net");
     let net = dir.join("pole.net");
@@ -374,24 +377,11 @@ fn chess_network_carries_into_pole_chess() {
     assert!(!out.contains("error"), "{out}");
 
     // The next round's games played by that network (`datagen --eval-file`): other games
-    // than the terms' on the same seed, and the file's first line says how they were made.
+    // than those of the network the build embeds on the same seed, and the file's first line
+    // says how they were made.
     let again = dir.join("pole-net.bin");
     let again = again.to_string_lossy();
-    let said = run(&[
-        "datagen",
-        "--variant",
-        "pole",
-        "--games",
-        "2",
-        "--nodes",
-        "300",
-        "--seed",
-        "5",
-        "--eval-file",
-        &net,
-        "--out",
-        &again,
-    ]);
+    let said = games(&again, &["--eval-file", &net]);
     assert!(said.contains("pole plays with the network"), "{said}");
     let (terms, by_net) = (
         std::fs::read(&*data).unwrap(),
