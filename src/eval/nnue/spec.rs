@@ -255,18 +255,21 @@ pub fn carried_inputs(from: Variant, to: Variant) -> Result<Vec<Option<usize>>, 
         .iter()
         .map(|l| from_letters.iter().position(|m| m == l))
         .collect();
+    // Seen from colour 0, whose view is the cells themselves, a piece of colour `r` is an
+    // input of relation `r` on its own cell.
     let mut map = vec![None; t.inputs()];
-    for r in 0..t.colours {
+    for colour in (0..t.colours as u8).map(Colour) {
         for (k, fk) in kind.iter().enumerate() {
-            let Some(fk) = *fk else { continue };
+            let (k, Some(fk)) = (k as Kind, fk.map(|fk| fk as Kind)) else {
+                continue;
+            };
             for (tc, fc) in cell.iter().enumerate() {
                 if let Some(fc) = *fc {
-                    map[(r * t.kinds + k) * t.cells + tc] = Some((r * f.kinds + fk) * f.cells + fc);
+                    map[t.board_input(0, colour, k, tc)] = Some(f.board_input(0, colour, fk, fc));
                 }
             }
-            for n in 0..HAND_CAP {
-                map[t.board_inputs() + (r * t.kinds + k) * HAND_CAP + n] =
-                    Some(f.board_inputs() + (r * f.kinds + fk) * HAND_CAP + n);
+            for n in 1..=HAND_CAP {
+                map[t.hand_input(0, colour, k, n)] = Some(f.hand_input(0, colour, fk, n));
             }
         }
     }
