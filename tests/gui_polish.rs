@@ -429,3 +429,138 @@ async fn messages_move_nothing_and_go_when_the_game_moves_on() {
     assert_eq!(board_top(&b).await, top);
     b.close().await;
 }
+
+/// The width the move box's placeholder takes in its own font, and the room inside the box.
+async fn placeholder_fit(b: &Browser) -> (String, f64, f64, String) {
+    let v = b
+        .run(
+            "const i = document.getElementById('typed-move-input');
+             const s = getComputedStyle(i);
+             const c = document.createElement('canvas').getContext('2d');
+             c.font = `${s.fontStyle} ${s.fontWeight} ${s.fontSize} ${s.fontFamily}`;
+             return [i.placeholder, c.measureText(i.placeholder).width,
+                     i.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight), i.title];",
+        )
+        .await;
+    (
+        v[0].as_str().unwrap().to_string(),
+        v[1].as_f64().unwrap(),
+        v[2].as_f64().unwrap(),
+        v[3].as_str().unwrap().to_string(),
+    )
+}
+
+/// The tryout of issue 74's stop 82: the move box's examples ("KDc2, Dd3, dxCe4, or Cc1Dc2")
+/// were cut off at its right edge. They are shown as far as they fit, on a desktop window and
+/// on a phone, the move in protocol notation kept; all of them are in the box's title.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_move_box_examples_fit_the_box() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    for phone in [false, true] {
+        let b = if phone {
+            common::browser::launch_phone(390, 844).await
+        } else {
+            browser().await
+        };
+        let Some(b) = b else { return };
+        // Pentaplane after 1. Cc3 NAa5, where the tryout saw the examples cut off.
+        let pentaplane = "n4/5/5/5/5|ppppp/5/5/5/PPPPP|f1kso/ppppp/2P2/PP1PP/FNKSO|\
+                          ppppp/5/5/5/PPPPP|5/5/5/5/5 w 1 2";
+        let fen = |f: &str| format!("&fen={}", f.replace(' ', "%20").replace('|', "%7C"));
+        for (variant, at) in [
+            ("chess", String::new()),
+            ("pentaplane", String::new()),
+            ("pentaplane", fen(pentaplane)),
+            ("polyhedron", String::new()),
+            ("future-generation", String::new()),
+        ] {
+            b.open(&format!("variant={variant}&side=white&{NODES}{at}"))
+                .await;
+            my_turn(&b).await;
+            let (shown, width, room, title) = placeholder_fit(&b).await;
+            let what = format!("{variant}, phone {phone}: {shown:?} in {title:?}");
+            assert!(!shown.is_empty() && room > 0.0, "{what}");
+            assert!(width <= room, "{what}: {width:.1} px wide in {room:.1}");
+            let all = title
+                .strip_prefix("For example: ")
+                .unwrap_or_else(|| panic!("{what}"));
+            let last = shown.rsplit(' ').next().unwrap();
+            assert!(all.ends_with(last), "{what}: the protocol form is kept");
+            assert!(
+                all.starts_with(shown.split([',', ' ']).next().unwrap()),
+                "{what}"
+            );
+        }
+        b.close().await;
+    }
+}
+
+/// The same tryout: a click on the Pole in hand before the first capture did nothing. It
+/// says why now, as the variant's note does.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_piece_in_hand_that_cannot_be_dropped_says_why() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let Some(b) = browser().await else { return };
+    b.open(&format!("variant=pole&side=white&{NODES}")).await;
+    my_turn(&b).await;
+    assert!(!message_shown(&b).await);
+    b.click("#hands [data-hand^=\"0:\"]").await;
+    let until = Instant::now() + PATIENCE;
+    while !message_shown(&b).await {
+        assert!(
+            Instant::now() < until,
+            "the click on the Pole in hand said nothing"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let m = b.text("#message").await;
+    assert!(
+        m.contains("Pole") && m.contains("cannot be dropped") && m.contains("first capture"),
+        "{m}"
+    );
+    b.screenshot(&shot_path("pole-in-hand-refused")).await;
+    b.close().await;
+}
+
+/// The same tryout, on a phone: a refusal of a typed move lay over the move box at the foot
+/// of the screen. While a move is typed the message shows at the top.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_message_leaves_the_move_box_free_while_a_move_is_typed() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let Some(b) = common::browser::launch_phone(390, 844).await else {
+        return;
+    };
+    b.open(&format!("variant=pentaplane&side=white&{NODES}"))
+        .await;
+    my_turn(&b).await;
+    // The move box at the foot of the screen, where the message line lies.
+    b.run("document.getElementById('typed-move-input').scrollIntoView({block: 'end'});")
+        .await;
+    b.type_into("#typed-move-input", "Cb1Cd4").await;
+    let until = Instant::now() + PATIENCE;
+    while !message_shown(&b).await {
+        assert!(Instant::now() < until, "no message");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let r = b
+        .run(
+            "const r = (id) => document.getElementById(id).getBoundingClientRect();
+             const m = r('message'), i = r('typed-move-input');
+             return [m.top, m.bottom, i.top, i.bottom, innerHeight,
+                     document.activeElement.id];",
+        )
+        .await;
+    let f = |k: usize| r[k].as_f64().unwrap();
+    let (m_top, m_bottom, i_top, i_bottom, height) = (f(0), f(1), f(2), f(3), f(4));
+    assert_eq!(r[5], "typed-move-input", "the box keeps the focus");
+    assert!(
+        i_bottom <= height + 1.0 && i_top >= 0.0,
+        "the box is on screen: {r}"
+    );
+    assert!(
+        m_bottom <= i_top || m_top >= i_bottom,
+        "the message lies over the move box: {r}"
+    );
+    b.screenshot(&shot_path("phone-message-while-typing")).await;
+    b.close().await;
+}

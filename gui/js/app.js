@@ -331,9 +331,9 @@ function render() {
   if (analysing()) analysis.showTree();
   else showMoves(v, s.moves, app.viewPly ?? s.moves.length, navigate);
   const drops = new Set(s.legal.filter((m) => m.flag === 'drop').map((m) => m.promotion));
-  showHands(v, s.hands, myTurn() ? drops : new Set(), s.to_move, app.selection?.drop, pickDrop);
+  showHands(v, s.hands, myTurn() ? drops : new Set(), s.to_move, app.selection?.drop, pickDrop, refuseDrop);
   $('notes').textContent = s.notes.join(' · ');
-  if (s.move_examples) $('typed-move-input').placeholder = s.move_examples;
+  if (s.move_examples) fitPlaceholder($('typed-move-input'), s.move_examples);
   const passOnly = myTurn() && s.legal.length === 1 && s.legal[0].flag === 'pass';
   $('pass').hidden = !passOnly;
   const res = $('result');
@@ -572,6 +572,36 @@ function pickDrop(kind) {
   if (!myTurn()) return;
   select(app.selection?.drop === kind ? null : { drop: kind });
 }
+
+/** A click on a piece in hand that has no drop now (a Pole before the first capture,
+ * Polyhedron's reserves): why, in words, rather than nothing. */
+function refuseDrop(kind) {
+  const s = app.state;
+  if (!s || !myTurn()) return;
+  const name = app.variant.pieces[kind].name;
+  const why = s.notes.length ? s.notes.join('; ') : 'no drop of it is legal in this position';
+  showMessage(`Not allowed: ${COLOURS[s.to_move].name}'s ${name} in hand cannot be dropped now: ${why}.`);
+}
+
+/** Shows the server's examples of moves (`a, b, c, or d`) as the move box's placeholder,
+ * as many of them as fit its width: the first and the last (the move in protocol
+ * notation) are kept, the middle ones dropped while the text is wider than the box. */
+function fitPlaceholder(input, examples) {
+  const words = examples.split(/, or |, /);
+  const style = getComputedStyle(input);
+  const ctx = (fitPlaceholder.canvas ??= document.createElement('canvas')).getContext('2d');
+  ctx.font = `${style.fontStyle} ${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+  const room = input.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+  const text = (w) => (w.length < 2 ? w.join('') : w.length === 2 ? `${w[0]} or ${w[1]}` : `${w.slice(0, -1).join(', ')}, or ${w.at(-1)}`);
+  while (words.length > 1 && ctx.measureText(text(words)).width > room) words.splice(words.length > 2 ? -2 : -1, 1);
+  input.placeholder = text(words);
+  input.title = `For example: ${examples}`;
+  input.dataset.examples = examples;
+}
+addEventListener('resize', () => {
+  const input = $('typed-move-input');
+  if (input.dataset.examples) fitPlaceholder(input, input.dataset.examples);
+});
 
 // Looking back through the game.
 

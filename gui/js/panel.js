@@ -199,8 +199,9 @@ export function showMoves(variant, moves, current, onPick) {
   else list.scrollTop = list.scrollHeight;
 }
 
-/** What each colour holds off the board; the side to move's droppable pieces are buttons. */
-export function showHands(variant, hands, dropKinds, toMove, selectedKind, onPick) {
+/** What each colour holds off the board; the side to move's droppable pieces are buttons.
+ * Its other pieces in hand answer a click with `onRefused(kind)` (why none can be dropped). */
+export function showHands(variant, hands, dropKinds, toMove, selectedKind, onPick, onRefused) {
   const el = $('hands');
   el.replaceChildren();
   hands.forEach((hand, c) => {
@@ -223,6 +224,8 @@ export function showHands(variant, hands, dropKinds, toMove, selectedKind, onPic
         g.title += ': click, then a square, to drop it';
         g.addEventListener('click', () => onPick(kind));
         if (selectedKind === kind) g.classList.add('selected');
+      } else if (c === toMove) {
+        g.addEventListener('click', () => onRefused(kind));
       }
       row.append(g);
     }
