@@ -127,6 +127,36 @@ fn a_file_variant_gets_a_network_from_its_own_games() {
         std::fs::read(&*factorised).unwrap(),
         std::fs::read(&*net).unwrap()
     );
+    // A linear path (--linear) makes a version 3 file, 4 bytes an input larger, that the
+    // engine loads and evaluates with.
+    let linear = dir.join("linear.net");
+    let linear = linear.to_string_lossy();
+    let said = train(&linear, &["--factorise", "--linear"]);
+    assert!(said.contains("8 buckets, a linear path"), "{said}");
+    let inputs: u64 = said
+        .split(" inputs,")
+        .next()
+        .and_then(|l| l.rsplit(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{said}"));
+    let bytes = std::fs::read(&*linear).unwrap();
+    assert_eq!(bytes.len() as u64, size + 4 * inputs);
+    assert_eq!(bytes[8..12], 3u32.to_le_bytes());
+    let out = session(&[
+        format!("setoption name VariantPath value {file}"),
+        format!("setoption name EvalFile value {linear}"),
+        "setoption name UCI_Variant value raumschach".into(),
+        "position startpos".into(),
+        "eval".into(),
+        "go depth 2".into(),
+        "isready".into(),
+    ]);
+    assert!(
+        out.contains("Network evaluation (what the search uses)")
+            && out.contains("\nbestmove ")
+            && !out.contains("error"),
+        "{out}"
+    );
     // --keep-best names the epoch of the lowest validation loss, and the file is a network.
     let best = dir.join("best.net");
     let best = best.to_string_lossy();

@@ -58,6 +58,13 @@ pub struct Args {
     /// there are many cells for the positions played (docs/results.md, Raumschach).
     #[arg(long)]
     factorise: bool,
+    /// Give the network a linear path: a value per input added straight to the output (half
+    /// the difference of the two perspectives' sums, as Stockfish's PSQT values), so that
+    /// material and where it stands are learnt without passing through the clipped neurons
+    /// (with --factorise, one value per piece kind is learnt from every position). The file
+    /// is version 3, 4 bytes an input larger. Kept where --init's network has one.
+    #[arg(long)]
+    linear: bool,
     /// Hidden neurons per perspective (a multiple of 16, at most 2048).
     #[arg(long, default_value_t = 256)]
     hidden: usize,
@@ -188,17 +195,23 @@ pub fn run(args: Args) -> Result<(), String> {
             }
         }
     };
+    let net = if args.linear { net.linear() } else { net };
     let mut net = if args.factorise {
         net.factorised()
     } else {
         net
     };
     say(&format!(
-        "{}: {} inputs, {} hidden neurons, {} buckets",
+        "{}: {} inputs, {} hidden neurons, {} buckets{}",
         variant.name(),
         spec.inputs(),
         net.hidden,
-        net.buckets
+        net.buckets,
+        if net.psqt.is_empty() {
+            ""
+        } else {
+            ", a linear path"
+        }
     ));
     if let Some(loss) = terms_loss(&validation, &config) {
         say(&format!(

@@ -31,6 +31,9 @@ use crate::with_game;
 /// [`QB`] within an i8-like range, transformer sums within i16).
 const WEIGHT_CLIP: f32 = 1.98;
 
+/// The largest linear value ([`FloatNet::psqt`]), in output units ([`Net::psqt`]'s bound).
+const PSQT_CLIP: f32 = (crate::eval::nnue::net::MAX_PSQT / (QA * QB)) as f32;
+
 /// A piece on the board (`cell`) or in hand (`at least n`, the bit [`IN_HAND`] set), packed
 /// as `cell_or_n | kind << 16 | colour << 24`.
 type Item = u32;
@@ -285,6 +288,9 @@ pub struct FloatNet {
     pub w2: Vec<f32>,
     /// Output biases, per bucket.
     pub b2: Vec<f32>,
+    /// The linear path ([`Net::psqt`]): a value per row of `w1` (factor rows included), in
+    /// output units; empty for none.
+    pub psqt: Vec<f32>,
 }
 
 impl FloatNet {
@@ -305,7 +311,17 @@ impl FloatNet {
             b1: vec![0.0; hidden],
             w2: uniform(buckets * 2 * hidden, (1.0 / (2 * hidden) as f32).sqrt()),
             b2: vec![0.0; buckets],
+            psqt: Vec::new(),
         }
+    }
+
+    /// The same network with a linear path ([`FloatNet::psqt`]), its values zero: it
+    /// evaluates as before. Kept where it has one.
+    pub fn linear(mut self) -> FloatNet {
+        if self.psqt.is_empty() {
+            self.psqt = vec![0.0; self.w1.len() / self.hidden];
+        }
+        self
     }
 
     /// The same network with factorised inputs ([`FloatNet::factors`]), its factor rows
@@ -315,6 +331,9 @@ impl FloatNet {
             let spec = &self.spec;
             let rows = spec.colours * spec.kinds * (1 + spec.axes_len);
             self.w1.resize((spec.inputs() + rows) * self.hidden, 0.0);
+            if !self.psqt.is_empty() {
+                self.psqt.resize(spec.inputs() + rows, 0.0);
+            }
             self.factors = true;
         }
         self
@@ -368,6 +387,27 @@ impl FloatNet {
         w1
     }
 
+    /// The linear values of the integer network's inputs, each with its factors' added, as
+    /// [`FloatNet::folded_w1`]; empty without a linear path.
+    fn folded_psqt(&self) -> Vec<f32> {
+        let spec = &self.spec;
+        if self.psqt.is_empty() {
+            return Vec::new();
+        }
+        (0..spec.inputs())
+            .map(|i| {
+                let mut v = self.psqt[i];
+                if self.factors && i < spec.board_inputs() {
+                    v += Self::factors_of(spec, i)
+                        .iter()
+                        .map(|&r| self.psqt[r])
+                        .sum::<f32>();
+                }
+                v.clamp(-PSQT_CLIP, PSQT_CLIP)
+            })
+            .collect()
+    }
+
     /// The floating-point weights of an integer network, to train further from (the
     /// integers divided by their scales: quantising the result gives `net` back exactly).
     pub fn from_network(net: &Net) -> FloatNet {
@@ -383,6 +423,11 @@ impl FloatNet {
             w2: f(&net.w2, QB),
             b2: net
                 .b2
+                .iter()
+                .map(|&x| x as f32 / (QA * QB) as f32)
+                .collect(),
+            psqt: net
+                .psqt
                 .iter()
                 .map(|&x| x as f32 / (QA * QB) as f32)
                 .collect(),
@@ -403,9 +448,17 @@ impl FloatNet {
                 row.copy_from_slice(&from.w1[i * h..(i + 1) * h]);
             }
         }
+        let psqt = if from.psqt.is_empty() {
+            Vec::new()
+        } else {
+            map.iter()
+                .map(|i| i.map_or(0.0, |i| from.psqt[i]))
+                .collect()
+        };
         FloatNet {
             spec: spec.clone(),
             w1,
+            psqt,
             ..from
         }
     }
@@ -420,11 +473,22 @@ impl FloatNet {
             b1: vec![0.0; self.b1.len()],
             w2: vec![0.0; self.w2.len()],
             b2: vec![0.0; self.b2.len()],
+            psqt: vec![0.0; self.psqt.len()],
         }
     }
 
-    fn params_mut(&mut self) -> [&mut Vec<f32>; 4] {
-        [&mut self.w1, &mut self.b1, &mut self.w2, &mut self.b2]
+    fn params_mut(&mut self) -> [&mut Vec<f32>; 5] {
+        [
+            &mut self.w1,
+            &mut self.b1,
+            &mut self.w2,
+            &mut self.b2,
+            &mut self.psqt,
+        ]
+    }
+
+    fn params(&self) -> [&Vec<f32>; 5] {
+        [&self.w1, &self.b1, &self.w2, &self.b2, &self.psqt]
     }
 
     /// The integer network.
@@ -441,6 +505,12 @@ impl FloatNet {
             q(&self.b1, QA as f32),
             q(&self.w2, QB as f32),
             self.b2
+                .iter()
+                .map(|x| (x * (QA * QB) as f32).round() as i32)
+                .collect(),
+        )
+        .with_psqt(
+            self.folded_psqt()
                 .iter()
                 .map(|x| (x * (QA * QB) as f32).round() as i32)
                 .collect(),
@@ -463,6 +533,10 @@ impl FloatNet {
         let b = self.spec.bucket(pieces, self.buckets);
         let w2 = &self.w2[b * 2 * h..(b + 1) * 2 * h];
         let mut y = self.b2[b];
+        if !self.psqt.is_empty() {
+            let sum = |feats: &[usize]| feats.iter().map(|&f| self.psqt[f]).sum::<f32>();
+            y += 0.5 * (sum(us) - sum(them));
+        }
         for (j, a) in acc.iter().enumerate() {
             for (i, &x) in a.iter().enumerate() {
                 let c = x.clamp(0.0, 1.0);
@@ -497,6 +571,15 @@ fn position(
         let dy = 2.0 * diff * pred * (1.0 - pred) * SCALE as f32 / k;
         let b = spec.bucket(p.pieces as usize, net.buckets);
         g.b2[b] += dy;
+        if !g.psqt.is_empty() {
+            for (&f, sign) in feats[0]
+                .iter()
+                .map(|f| (f, 0.5))
+                .chain(feats[1].iter().map(|f| (f, -0.5)))
+            {
+                g.psqt[f] += sign * dy;
+            }
+        }
         let w2 = &net.w2[b * 2 * h..(b + 1) * 2 * h];
         let gw2 = &mut g.w2[b * 2 * h..(b + 1) * 2 * h];
         let mut da = vec![0f32; h];
@@ -736,11 +819,7 @@ pub fn train(
             // Sum the parts' gradients into the first.
             let (first, rest) = grads.split_at_mut(1);
             for other in rest.iter() {
-                for (a, b) in first[0]
-                    .params_mut()
-                    .into_iter()
-                    .zip([&other.w1, &other.b1, &other.w2, &other.b2])
-                {
+                for (a, b) in first[0].params_mut().into_iter().zip(other.params()) {
                     for (x, y) in a.iter_mut().zip(b) {
                         *x += y;
                     }
@@ -775,16 +854,30 @@ fn step(net: &mut FloatNet, grad: &FloatNet, adam: &mut Adam, rate: f32, n: usiz
     let c1 = 1.0 - B1.powi(adam.t);
     let c2 = 1.0 - B2.powi(adam.t);
     let scale = 1.0 / n as f32;
-    let grads = [&grad.w1, &grad.b1, &grad.w2, &grad.b2];
+    let grads = grad.params();
     let ms = adam.m.params_mut();
     let vs = adam.v.params_mut();
-    for (((w, g), m), v) in net.params_mut().into_iter().zip(grads).zip(ms).zip(vs) {
+    let clips = [
+        WEIGHT_CLIP,
+        WEIGHT_CLIP,
+        WEIGHT_CLIP,
+        WEIGHT_CLIP,
+        PSQT_CLIP,
+    ];
+    for ((((w, g), m), v), clip) in net
+        .params_mut()
+        .into_iter()
+        .zip(grads)
+        .zip(ms)
+        .zip(vs)
+        .zip(clips)
+    {
         for i in 0..w.len() {
             let gi = g[i] * scale;
             m[i] = B1 * m[i] + (1.0 - B1) * gi;
             v[i] = B2 * v[i] + (1.0 - B2) * gi * gi;
             let update = (m[i] / c1) / ((v[i] / c2).sqrt() + EPS);
-            w[i] = (w[i] * (1.0 - rate * decay) - rate * update).clamp(-WEIGHT_CLIP, WEIGHT_CLIP);
+            w[i] = (w[i] * (1.0 - rate * decay) - rate * update).clamp(-clip, clip);
         }
     }
 }
@@ -880,13 +973,19 @@ mod tests {
     fn the_gradient_is_the_loss_derivative() {
         for (v, fen) in samples() {
             let spec = Spec::of(v);
-            let mut net = FloatNet::random(&spec, 32, 4, 3);
+            let mut net = FloatNet::random(&spec, 32, 4, 3).linear();
             net.b1.iter_mut().for_each(|b| *b = 0.3);
+            for (i, x) in net.psqt.iter_mut().enumerate() {
+                *x = ((i * 37) % 11) as f32 * 0.01 - 0.05;
+            }
             let d = data(v, &[(&fen, 40, 0.5)]);
             let p = d.positions[0];
             let mut g = net.zeros_like();
             position(&net, &d, &p, 180.0, 0.5, Some(&mut g));
             let f = input_of(&spec, p.side as usize, d.items_of(&p)[3], false);
+            // The same piece seen by the colour after the one to move.
+            let next = (p.side as usize + 1) % spec.colours;
+            let f_next = input_of(&spec, next, d.items_of(&p)[3], false);
             let h = net.hidden;
             for (param, i) in [
                 (0usize, f * h + 5),
@@ -894,6 +993,8 @@ mod tests {
                 (1, 3),
                 (2, 11),
                 (2, 40),
+                (4, f),
+                (4, f_next),
             ] {
                 let e = 1e-3f32;
                 let mut plus = net.clone();
@@ -903,7 +1004,7 @@ mod tests {
                 let numeric = (position(&plus, &d, &p, 180.0, 0.5, None)
                     - position(&minus, &d, &p, 180.0, 0.5, None))
                     / (2.0 * e);
-                let analytic = [&g.w1, &g.b1, &g.w2, &g.b2][param][i];
+                let analytic = g.params()[param][i];
                 assert!(
                     (numeric - analytic).abs() <= 1e-3 + 0.05 * analytic.abs(),
                     "{}: param {param}[{i}]: numeric {numeric} analytic {analytic}",
@@ -916,13 +1017,15 @@ mod tests {
     /// With factorised inputs, the gradient of a factor row is the loss's derivative too;
     /// the network evaluates as the one without factors whose rows have them added in by
     /// hand, and quantises to the same file; with the factors zero it is the network it was
-    /// before. In chess, with pieces in reserve and with four colours.
+    /// before. The linear path's factor values likewise. In chess, with pieces in reserve and
+    /// with four colours.
     #[test]
     fn factorised_inputs_learn_and_fold_into_the_rows() {
         for (v, fen) in samples() {
             let spec = Spec::of(v);
-            let plain = FloatNet::random(&spec, 32, 4, 5);
+            let plain = FloatNet::random(&spec, 32, 4, 5).linear();
             let mut net = plain.clone().factorised();
+            assert_eq!(net.psqt.len(), net.w1.len() / 32);
             assert_eq!(
                 net.w1.len(),
                 (spec.inputs() + spec.colours * spec.kinds * (1 + spec.axes_len)) * 32
@@ -935,6 +1038,9 @@ mod tests {
             let mut rng = StdRng::seed_from_u64(8);
             for w in &mut net.w1[spec.inputs() * h..] {
                 *w = rng.gen_range(-0.05..0.05);
+            }
+            for w in &mut net.psqt {
+                *w = rng.gen_range(-0.5..0.5);
             }
             let d = data(v, &[(&fen, 40, 0.5)]);
             let p = d.positions[0];
@@ -952,18 +1058,20 @@ mod tests {
             assert_eq!(factors.len(), 4 * on_board, "{}", v.name());
             let (first, last) = (factors[0], factors[factors.len() - 1]);
             assert_ne!(first, last, "{}", v.name());
-            // Every neuron of the two rows; a neuron outside 0..1 passes no gradient.
+            // Every neuron of the two rows (a neuron outside 0..1 passes no gradient), and
+            // their linear values.
             let mut checked = 0;
-            for i in (0..h).flat_map(|j| [first * h + j, last * h + j]) {
+            let rows = (0..h).flat_map(|j| [(0, first * h + j), (0, last * h + j)]);
+            for (param, i) in rows.chain([(4, first), (4, last)]) {
                 let e = 1e-3f32;
                 let mut plus = net.clone();
-                plus.w1[i] += e;
+                plus.params_mut()[param][i] += e;
                 let mut minus = net.clone();
-                minus.w1[i] -= e;
+                minus.params_mut()[param][i] -= e;
                 let numeric = (position(&plus, &d, &p, 180.0, 0.5, None)
                     - position(&minus, &d, &p, 180.0, 0.5, None))
                     / (2.0 * e);
-                let analytic = g.w1[i];
+                let analytic = g.params()[param][i];
                 checked += (analytic != 0.0) as usize;
                 assert!(
                     (numeric - analytic).abs() <= 1e-3 + 0.05 * analytic.abs(),
@@ -971,7 +1079,7 @@ mod tests {
                     v.name()
                 );
             }
-            assert!(checked >= 8, "{}: {checked} neurons active", v.name());
+            assert!(checked >= 10, "{}: {checked} neurons active", v.name());
             // The same network without factors, each factor added by hand into the rows of
             // its relation and kind (on its file, rank or level, from the cells'
             // coordinates), evaluates the same and quantises to the same file.
@@ -984,6 +1092,7 @@ mod tests {
             let mut folded = net.clone();
             folded.factors = false;
             folded.w1.truncate(spec.inputs() * h);
+            folded.psqt.truncate(spec.inputs());
             let pieces = spec.colours * spec.kinds;
             for piece in 0..pieces {
                 for (cell, c) in coords.iter().enumerate() {
@@ -999,6 +1108,7 @@ mod tests {
                         for j in 0..h {
                             folded.w1[row * h + j] += net.w1[f * h + j];
                         }
+                        folded.psqt[row] += net.psqt[f];
                     }
                 }
             }
@@ -1043,9 +1153,18 @@ mod tests {
     /// quantised from, in chess, with reserves and with four colours.
     #[test]
     fn quantising_keeps_the_evaluation() {
-        for (v, fen) in samples() {
+        for ((v, fen), linear) in samples()
+            .into_iter()
+            .flat_map(|s| [(s.clone(), false), (s, true)])
+        {
             let spec = Spec::of(v);
             let mut net = FloatNet::random(&spec, 64, 8, 9);
+            if linear {
+                net = net.linear();
+                for (i, x) in net.psqt.iter_mut().enumerate() {
+                    *x = (i % 5) as f32 * 0.1 - 0.1;
+                }
+            }
             // Activations within 0..1 and an output away from 0, so that the check means
             // something.
             net.b1.iter_mut().for_each(|b| *b = 0.3);

@@ -98,7 +98,8 @@ impl Net {
         }
         let us = p.side_to_move().idx();
         let them = self.next_colour(us);
-        self.output(&acc[us], &acc[them], self.bucket(pieces))
+        let psqt = [us, them].map(|c| self.psqt_sum(&inputs[c]));
+        self.output(&acc[us], &acc[them], self.bucket(pieces), psqt)
     }
 }
 
@@ -120,6 +121,8 @@ struct Entry {
     gone: u8,
     /// Each colour's accumulator, one after the other.
     acc: Vec<i16>,
+    /// Each colour's sum of the linear path ([`Net::psqt_sum`]).
+    psqt: [i32; 4],
 }
 
 impl Default for Entry {
@@ -131,6 +134,7 @@ impl Default for Entry {
             pieces: 0,
             gone: 0,
             acc: Vec::new(),
+            psqt: [0; 4],
         }
     }
 }
@@ -214,6 +218,7 @@ impl EvalCache {
             &e.acc[us * h..(us + 1) * h],
             &e.acc[them * h..(them + 1) * h],
             net.bucket(e.pieces),
+            [e.psqt[us], e.psqt[them]],
         ))
     }
 }
@@ -426,12 +431,18 @@ fn fill<P: NetView>(net: &Net, entries: &mut [Entry], ch: &mut Changes, len: usi
                     &ch.add_inputs[..ch.adds],
                     &ch.sub_inputs[..ch.subs],
                 );
+                e.psqt[of] = net.psqt_apply(
+                    b.psqt[of],
+                    &ch.add_inputs[..ch.adds],
+                    &ch.sub_inputs[..ch.subs],
+                );
             }
         }
         None => {
             let (inputs, pieces) = inputs_of(spec, p);
             for (of, i) in inputs.iter().enumerate() {
                 net.refresh(&mut e.acc[of * h..(of + 1) * h], i);
+                e.psqt[of] = net.psqt_sum(i);
             }
             e.pieces = pieces;
         }
@@ -581,7 +592,8 @@ mod tests {
     use crate::with_game;
     use rand::{Rng, SeedableRng};
 
-    /// A network of arbitrary small weights for `variant`, whatever the build embeds.
+    /// A network of arbitrary small weights for `variant`, whatever the build embeds, with a
+    /// linear path ([`Net::psqt`]).
     pub(crate) fn test_net(variant: Variant, hidden: usize) -> Net {
         let spec = Spec::of(variant);
         let w1 = (0..spec.inputs() * hidden)
@@ -591,7 +603,10 @@ mod tests {
             .map(|i| ((i * 104_729) % 41) as i16 - 20)
             .collect();
         let b2 = (0..8).map(|i| i * 1000).collect();
-        Net::new(&spec, hidden, w1, vec![40; hidden], w2, b2)
+        let psqt = (0..spec.inputs())
+            .map(|i| (((i * 613) % 201) as i32 - 100) * 50)
+            .collect();
+        Net::new(&spec, hidden, w1, vec![40; hidden], w2, b2).with_psqt(psqt)
     }
 
     /// Output biases far beyond anything trained (a damaged or hostile file) give an
@@ -718,7 +733,8 @@ mod tests {
         assert_eq!(Spec::of(Variant::Chess).out_without, None);
     }
 
-    /// The integer evaluation equals the formula computed plainly in floating point.
+    /// The integer evaluation equals the formula computed plainly in floating point, the
+    /// linear path included.
     #[test]
     fn the_output_is_the_formula() {
         let v = Variant::FutureGeneration;
@@ -742,7 +758,10 @@ mod tests {
                 sum += c * c * net.w2[b * 2 * h + j * h + n] as f64;
             }
         }
-        let expect = ((sum / net::QA as f64).trunc() + net.b2[b] as f64) * net::SCALE as f64
+        let linear = |of: usize| inputs[of].iter().map(|&i| net.psqt[i] as f64).sum::<f64>();
+        let half = ((linear(us) - linear(them)) / 2.0).trunc();
+        assert!(half.abs() > 1000.0, "the linear path counts: {half}");
+        let expect = ((sum / net::QA as f64).trunc() + net.b2[b] as f64 + half) * net::SCALE as f64
             / (net::QA * net::QB) as f64;
         let got = with_game!(&g, g => net.evaluate_fresh(g));
         assert!(
@@ -757,7 +776,27 @@ mod tests {
     fn a_network_file_reads_back_and_another_boards_is_refused() {
         let net = test_net(Variant::Pentaplane, 32);
         let bytes = net.write();
-        assert_eq!(Net::read(&bytes, &Spec::of(Variant::Pentaplane)), Ok(net));
+        assert_eq!(bytes[8..12], net::VERSION_LINEAR.to_le_bytes());
+        assert_eq!(
+            Net::read(&bytes, &Spec::of(Variant::Pentaplane)),
+            Ok(net.clone())
+        );
+        // Without a linear path: version 2, as the files written before it, 4 bytes an
+        // input shorter.
+        let plain = net.clone().with_psqt(Vec::new());
+        let short = plain.write();
+        assert_eq!(short[8..12], net::VERSION.to_le_bytes());
+        assert_eq!(short.len() + 4 * plain.spec.inputs(), bytes.len());
+        assert_eq!(Net::read(&short, &Spec::of(Variant::Pentaplane)), Ok(plain));
+        let mut beyond = bytes.clone();
+        let at = beyond.len() - 4;
+        beyond[at..].copy_from_slice(&(net::MAX_PSQT + 1).to_le_bytes());
+        let e = Net::read(&beyond, &Spec::of(Variant::Pentaplane)).unwrap_err();
+        assert!(e.contains("a linear value of"), "{e}");
+        let mut later = bytes.clone();
+        later[8..12].copy_from_slice(&4u32.to_le_bytes());
+        let e = Net::read(&later, &Spec::of(Variant::Pentaplane)).unwrap_err();
+        assert!(e.contains("version 4"), "{e}");
         let e = Net::read(&bytes, &Spec::of(Variant::Chess)).unwrap_err();
         assert!(
             e.contains("for the variant 'pentaplane', not 'chess'"),

@@ -8,11 +8,18 @@
 //! integers: the transformer's scaled by [`QA`], the output's by [`QB`]; [`SCALE`] turns the
 //! output into centipawns.
 //!
-//! The file: the magic `STRATANN`, then little-endian fields: u32 version (2), u16 length
-//! and the UTF-8 name of the variant, u64 [`Spec::fingerprint`], u32 inputs, hidden, buckets,
-//! QA, QB, SCALE; then the i16 transformer weights (input-major: each input's `hidden`
-//! weights together), `hidden` i16 biases, the i16 output weights (bucket-major: the side to
-//! move's `hidden`, then the other's), and `buckets` i32 output biases.
+//! A network may also have a linear path ([`Net::psqt`]): a value per input, summed for each
+//! perspective beside its accumulator, half the difference of the two perspectives' sums
+//! added straight to the output (as Stockfish's networks add their PSQT values), so that
+//! what a piece is worth on a cell does not have to pass through neurons clipped to 0..1.
+//!
+//! The file: the magic `STRATANN`, then little-endian fields: u32 version (2, or 3 with a
+//! linear path), u16 length and the UTF-8 name of the variant, u64 [`Spec::fingerprint`],
+//! u32 inputs, hidden, buckets, QA, QB, SCALE; then the i16 transformer weights
+//! (input-major: each input's `hidden` weights together), `hidden` i16 biases, the i16
+//! output weights (bucket-major: the side to move's `hidden`, then the other's), `buckets`
+//! i32 output biases, and in version 3 `inputs` i32 linear values (at the output's scale,
+//! `QA * QB`, each within +-[`MAX_PSQT`]).
 
 use super::spec::Spec;
 
@@ -24,8 +31,13 @@ pub const QB: i32 = 64;
 pub const SCALE: i32 = 400;
 /// The file's magic ...
 pub const MAGIC: &[u8; 8] = b"STRATANN";
-/// ... and version.
+/// ... and version: 2 without a linear path ([`Net::psqt`]), 3 with one.
 pub const VERSION: u32 = 2;
+/// The version of a file whose network has a linear path.
+pub const VERSION_LINEAR: u32 = 3;
+/// The largest linear value (either sign) a file may hold, at the output's scale: 50 output
+/// units, 20 000 centipawns. The sums over a perspective's inputs stay far within i32.
+pub const MAX_PSQT: i32 = 50 * QA * QB;
 /// The largest output weight (either sign) a file may hold: the output's 32-bit sums of 64
 /// products stay exact below it (training keeps the weights within +-127).
 pub const MAX_W2: i16 = 512;
@@ -58,6 +70,9 @@ pub struct Net {
     pub w2: Vec<i16>,
     /// `buckets` output biases.
     pub b2: Vec<i32>,
+    /// The linear path: a value per input at the output's scale (`QA * QB`), or nothing
+    /// (version 2 files).
+    pub psqt: Vec<i32>,
     /// Every output weight within +-[`W2_SHORT`] (the faster path of [`dot`]).
     w2_short: bool,
     /// The output bucket by the number of pieces on the board ([`Spec::bucket`]).
@@ -94,9 +109,19 @@ impl Net {
             b1,
             w2,
             b2,
+            psqt: Vec::new(),
             w2_short,
             bucket_of,
         }
+    }
+
+    /// The same network with the linear path `psqt` (a value per input, each within
+    /// +-[`MAX_PSQT`]; empty for none).
+    pub fn with_psqt(mut self, psqt: Vec<i32>) -> Net {
+        assert!(psqt.is_empty() || psqt.len() == self.spec.inputs());
+        assert!(psqt.iter().all(|v| v.abs() <= MAX_PSQT));
+        self.psqt = psqt;
+        self
     }
 
     /// The name of the variant a network file was trained for, read from its header.
@@ -106,9 +131,10 @@ impl Net {
             return Err("not a strata network file".into());
         }
         let version = r.u32()?;
-        if version != VERSION {
+        if version != VERSION && version != VERSION_LINEAR {
             return Err(format!(
-                "network file version {version}; this build reads version {VERSION}"
+                "network file version {version}; this build reads versions {VERSION} and \
+                 {VERSION_LINEAR}"
             ));
         }
         let len = r.u16()? as usize;
@@ -124,6 +150,7 @@ impl Net {
             bytes,
             at: 8 + 4 + 2 + variant.len(),
         };
+        let linear = bytes[8..12] == VERSION_LINEAR.to_le_bytes();
         let fingerprint = r.u64()?;
         if variant != spec.variant {
             return Err(format!(
@@ -160,7 +187,9 @@ impl Net {
                 "quantisation other than QA {QA}, QB {QB}, SCALE {SCALE}"
             ));
         }
-        let expect = 2 * (inputs * hidden + hidden + buckets * 2 * hidden) + 4 * buckets;
+        let expect = 2 * (inputs * hidden + hidden + buckets * 2 * hidden)
+            + 4 * buckets
+            + if linear { 4 * inputs } else { 0 };
         if r.bytes.len() - r.at != expect {
             return Err(format!(
                 "{} bytes of weights, expected {expect}",
@@ -178,13 +207,24 @@ impl Net {
         let b2 = (0..buckets)
             .map(|_| r.u32().map(|v| v as i32))
             .collect::<Result<_, _>>()?;
-        Ok(Net::new(spec, hidden, w1, b1, w2, b2))
+        let psqt: Vec<i32> = (0..inputs * linear as usize)
+            .map(|_| r.u32().map(|v| v as i32))
+            .collect::<Result<_, _>>()?;
+        if let Some(v) = psqt.iter().find(|v| v.abs() > MAX_PSQT) {
+            return Err(format!("a linear value of {v}, beyond +-{MAX_PSQT}"));
+        }
+        Ok(Net::new(spec, hidden, w1, b1, w2, b2).with_psqt(psqt))
     }
 
     /// The file's bytes.
     pub fn write(&self) -> Vec<u8> {
         let mut out = MAGIC.to_vec();
-        out.extend_from_slice(&VERSION.to_le_bytes());
+        let version = if self.psqt.is_empty() {
+            VERSION
+        } else {
+            VERSION_LINEAR
+        };
+        out.extend_from_slice(&version.to_le_bytes());
         out.extend_from_slice(&(self.spec.variant.len() as u16).to_le_bytes());
         out.extend_from_slice(self.spec.variant.as_bytes());
         out.extend_from_slice(&self.spec.fingerprint.to_le_bytes());
@@ -197,10 +237,29 @@ impl Net {
         for v in self.w1.iter().chain(&self.b1).chain(&self.w2) {
             out.extend_from_slice(&v.to_le_bytes());
         }
-        for v in &self.b2 {
+        for v in self.b2.iter().chain(&self.psqt) {
             out.extend_from_slice(&v.to_le_bytes());
         }
         out
+    }
+
+    /// The sum of the linear values of `inputs` (0 without a linear path).
+    #[inline]
+    pub fn psqt_sum(&self, inputs: &[usize]) -> i32 {
+        if self.psqt.is_empty() {
+            return 0;
+        }
+        inputs.iter().map(|&i| self.psqt[i]).sum()
+    }
+
+    /// `prev` plus the linear values of `add` minus those of `sub`.
+    #[inline(always)]
+    pub fn psqt_apply(&self, prev: i32, add: &[usize], sub: &[usize]) -> i32 {
+        if self.psqt.is_empty() {
+            return 0;
+        }
+        prev + add.iter().map(|&i| self.psqt[i]).sum::<i32>()
+            - sub.iter().map(|&i| self.psqt[i]).sum::<i32>()
     }
 
     /// `acc` (one perspective's `hidden` values) = the biases plus the rows of `inputs`.
@@ -244,19 +303,22 @@ impl Net {
     }
 
     /// The evaluation in centipawns for the colour to move, from its accumulator `us`, that
-    /// of the colour after it, `them`, and the output bucket.
+    /// of the colour after it, `them`, the output bucket, and the two perspectives' linear
+    /// sums ([`Net::psqt_sum`]; 0 and 0 without a linear path).
     #[inline]
-    pub fn output(&self, us: &[i16], them: &[i16], bucket: usize) -> i32 {
+    pub fn output(&self, us: &[i16], them: &[i16], bucket: usize, psqt: [i32; 2]) -> i32 {
         let h = self.hidden;
         let w = &self.w2[bucket * 2 * h..(bucket + 1) * 2 * h];
         let sum = dot(us, &w[..h], self.w2_short) + dot(them, &w[h..], self.w2_short);
-        let v = (sum / QA as i64 + self.b2[bucket] as i64) * SCALE as i64 / (QA * QB) as i64;
+        let linear = (psqt[0] as i64 - psqt[1] as i64) / 2;
+        let v =
+            (sum / QA as i64 + self.b2[bucket] as i64 + linear) * SCALE as i64 / (QA * QB) as i64;
         v.clamp(-MAX_OUTPUT as i64, MAX_OUTPUT as i64) as i32
     }
 
     /// The bytes its weights take in memory.
     pub fn heap_bytes(&self) -> usize {
-        2 * (self.w1.len() + self.b1.len() + self.w2.len()) + 4 * self.b2.len()
+        2 * (self.w1.len() + self.b1.len() + self.w2.len()) + 4 * (self.b2.len() + self.psqt.len())
     }
 }
 
