@@ -52,6 +52,12 @@ pub struct Args {
     /// rules are symmetric that way, as chess's are but for castling).
     #[arg(long)]
     mirror: bool,
+    /// Show a random half of the positions with their levels in reverse order each epoch
+    /// (top for bottom), independently of --mirror: for variants whose rules are symmetric
+    /// that way, as Polyhedron's are (not Raumschach's, whose pawns go up). Ignored on a
+    /// board of one level.
+    #[arg(long)]
+    mirror_levels: bool,
     /// Factorise the inputs: each piece also turns on inputs of its relation and kind
     /// alone, whatever its cell, and on its file, its rank and its level, added into every
     /// cell's weights when the network is written (the file is the same size). Helps where
@@ -157,6 +163,7 @@ pub fn run(args: Args) -> Result<(), String> {
         seed: args.seed,
         weight_decay: args.weight_decay,
         mirror: args.mirror,
+        mirror_levels: args.mirror_levels,
     };
     let spec = Spec::of(variant);
     let net = match &args.init {

@@ -56,8 +56,9 @@ pub struct Packed {
     score: i16,
     /// The result for White's team: 0 a loss, 1 a draw, 2 a win.
     result: u8,
-    /// Shown mirrored left to right this epoch ([`Config::mirror`]).
-    mirrored: bool,
+    /// How it is shown this epoch: mirrored left to right ([`FILES`], [`Config::mirror`]),
+    /// its levels in reverse order ([`LEVELS`], [`Config::mirror_levels`]), both or neither.
+    flip: u8,
     /// The evaluation by terms for the team to move (validation positions from text files),
     /// to compare the network's fit with; `None` where it is not known.
     terms: Option<i16>,
@@ -128,7 +129,7 @@ impl Builder {
             team: g.team_to_move() as u8,
             score: score.clamp(-30000, 30000) as i16,
             result: (result * 2.0).round() as u8,
-            mirrored: false,
+            flip: 0,
             terms: terms.map(|t| t.clamp(-30000, 30000) as i16),
         });
     }
@@ -159,7 +160,7 @@ impl Builder {
             team: r.side.team() as u8,
             score: r.score,
             result: r.result,
-            mirrored: false,
+            flip: 0,
             terms: None,
         });
     }
@@ -177,9 +178,14 @@ fn item(colour: Colour, kind: Kind, at: u32) -> Item {
     at | (kind as u32) << 16 | (colour.0 as u32) << 24
 }
 
-/// The input of `item` seen from `of`, on the board mirrored left to right if `mirrored`.
+/// [`Packed::flip`]: mirrored left to right ([`Spec::mirror`]) ...
+const FILES: u8 = 1;
+/// ... and its levels in reverse order ([`Spec::level_mirror`]).
+const LEVELS: u8 = 2;
+
+/// The input of `item` seen from `of`, on the board as `flip` shows it ([`Packed::flip`]).
 #[inline(always)]
-fn input_of(spec: &Spec, of: usize, item: Item, mirrored: bool) -> usize {
+fn input_of(spec: &Spec, of: usize, item: Item, flip: u8) -> usize {
     let (at, kind, colour) = (
         (item & 0xffff) as usize,
         ((item >> 16) & 0xff) as Kind,
@@ -188,10 +194,17 @@ fn input_of(spec: &Spec, of: usize, item: Item, mirrored: bool) -> usize {
     if item & IN_HAND != 0 {
         spec.hand_input(of, colour, kind, at)
     } else {
-        let cell = match (&spec.mirror, mirrored) {
-            (Some(m), true) => m[at] as usize,
-            _ => at,
-        };
+        let mut cell = at;
+        if flip & FILES != 0
+            && let Some(m) = &spec.mirror
+        {
+            cell = m[cell] as usize;
+        }
+        if flip & LEVELS != 0
+            && let Some(m) = &spec.level_mirror
+        {
+            cell = m[cell] as usize;
+        }
         spec.board_input(of, colour, kind, cell)
     }
 }
@@ -350,14 +363,11 @@ impl FloatNet {
         [material, x, y, z]
     }
 
-    /// The inputs of `items` seen from `of` (mirrored left to right if `mirrored`), with
-    /// the factor of each piece on the board where the inputs are factorised.
-    fn inputs_seen(&self, of: usize, items: &[Item], mirrored: bool) -> Vec<usize> {
+    /// The inputs of `items` seen from `of` (on the board as `flip` shows it), with the
+    /// factor of each piece on the board where the inputs are factorised.
+    fn inputs_seen(&self, of: usize, items: &[Item], flip: u8) -> Vec<usize> {
         let spec = &self.spec;
-        let mut out: Vec<usize> = items
-            .iter()
-            .map(|&i| input_of(spec, of, i, mirrored))
-            .collect();
+        let mut out: Vec<usize> = items.iter().map(|&i| input_of(spec, of, i, flip)).collect();
         if self.factors {
             for i in 0..out.len() {
                 if out[i] < spec.board_inputs() {
@@ -562,7 +572,7 @@ fn position(
     let us = p.side as usize;
     let them = (us + 1) % spec.colours;
     let items = data.items_of(p);
-    let feats: [Vec<usize>; 2] = [us, them].map(|of| net.inputs_seen(of, items, p.mirrored));
+    let feats: [Vec<usize>; 2] = [us, them].map(|of| net.inputs_seen(of, items, p.flip));
     let (cp, acc) = net.forward(&feats[0], &feats[1], p.pieces as usize);
     let pred = sigmoid(cp / k);
     let diff = pred - target(p, k, lambda);
@@ -673,6 +683,10 @@ pub struct Config {
     /// for variants symmetric that way: chess but for castling, which the inputs do not
     /// show). Ignored where the board is not symmetric ([`Spec::mirror`]).
     pub mirror: bool,
+    /// Show a random half of the positions with their levels in reverse order each epoch,
+    /// independently of [`Config::mirror`] (for variants symmetric that way, as Polyhedron
+    /// is). Ignored on a board of one level or not symmetric so ([`Spec::level_mirror`]).
+    pub mirror_levels: bool,
 }
 
 impl Default for Config {
@@ -687,6 +701,7 @@ impl Default for Config {
             seed: 1,
             weight_decay: 0.01,
             mirror: false,
+            mirror_levels: false,
         }
     }
 }
@@ -791,9 +806,14 @@ pub fn train(
     let total_batches = (batches_per_epoch * config.epochs) as f32;
     for epoch in 1..=config.epochs {
         train.positions.shuffle(&mut rng);
-        if config.mirror && net.spec.mirror.is_some() {
+        let files = config.mirror && net.spec.mirror.is_some();
+        let levels = config.mirror_levels && net.spec.level_mirror.is_some();
+        if files || levels {
             for p in train.positions.iter_mut() {
-                p.mirrored = rng.r#gen::<bool>();
+                // One draw per position and flip asked for (--mirror alone draws as before).
+                let f = files && rng.r#gen::<bool>();
+                let l = levels && rng.r#gen::<bool>();
+                p.flip = (f as u8 * FILES) | (l as u8 * LEVELS);
             }
         }
         let data: &Data = train;
@@ -967,6 +987,77 @@ mod tests {
         }
     }
 
+    /// A Polyhedron position shown with its levels reversed (`--mirror-levels`), with its
+    /// files reversed (`--mirror`) or both, gives every perspective the inputs of the
+    /// position written so (the FEN's levels in reverse order, each rank's cells reversed).
+    #[test]
+    fn a_position_shown_mirrored_has_the_mirrored_positions_inputs() {
+        let v = Variant::Polyhedron;
+        let spec = Spec::of(v);
+        let fen = "pppppp/6/6/6/6/PPPPPP|gwhuuhwg/pppppppp/8/8/8/P7/1PPPPPPP/GWHUUHWG|\
+                   dsafqkfasd/rnbuuuubnr/pp1ppppppp/2p7/10/10/2P7/PP1PPPPPPP/RNBUUUUBNR/DSAFQKFASD|\
+                   gwhuuhwg/pppppppp/8/8/8/8/PPPPPPPP/GWHUUHWG|pppppp/6/6/6/6/PPPPPP[] b - 0 2";
+        let (board, rest) = fen.split_once('[').unwrap();
+        let levels: Vec<&str> = board.split('|').collect();
+        let files = |level: &str| -> String {
+            level
+                .split('/')
+                .map(|rank| {
+                    // Digits are runs of empty cells (10 is one run): reversed as whole tokens.
+                    let mut tokens: Vec<String> = Vec::new();
+                    for c in rank.chars() {
+                        match tokens.last_mut() {
+                            Some(t)
+                                if c.is_ascii_digit() && t.chars().all(|d| d.is_ascii_digit()) =>
+                            {
+                                t.push(c)
+                            }
+                            _ => tokens.push(c.to_string()),
+                        }
+                    }
+                    tokens.into_iter().rev().collect::<String>()
+                })
+                .collect::<Vec<_>>()
+                .join("/")
+        };
+        let written = |files_too: bool, reversed: bool| -> String {
+            let mut ls: Vec<String> = levels
+                .iter()
+                .map(|l| if files_too { files(l) } else { l.to_string() })
+                .collect();
+            if reversed {
+                ls.reverse();
+            }
+            format!("{}[{rest}", ls.join("|"))
+        };
+        let inputs = |d: &Data, flip: u8| -> Vec<Vec<usize>> {
+            let p = d.positions[0];
+            (0..spec.colours)
+                .map(|of| {
+                    let mut i: Vec<usize> = d
+                        .items_of(&p)
+                        .iter()
+                        .map(|&x| input_of(&spec, of, x, flip))
+                        .collect();
+                    i.sort_unstable();
+                    i
+                })
+                .collect()
+        };
+        let shown = data(v, &[(fen, 0, 0.5)]);
+        for (flip, files_too, reversed) in [
+            (LEVELS, false, true),
+            (FILES, true, false),
+            (FILES | LEVELS, true, true),
+        ] {
+            let twin = written(files_too, reversed);
+            assert_ne!(twin, fen);
+            let twin = data(v, &[(&twin, 0, 0.5)]);
+            assert_eq!(inputs(&shown, flip), inputs(&twin, 0), "flip {flip}");
+            assert_ne!(inputs(&shown, flip), inputs(&shown, 0), "flip {flip}");
+        }
+    }
+
     /// The analytic gradient agrees with finite differences of the loss, in chess, with
     /// pieces in reserve and with four colours.
     #[test]
@@ -982,10 +1073,10 @@ mod tests {
             let p = d.positions[0];
             let mut g = net.zeros_like();
             position(&net, &d, &p, 180.0, 0.5, Some(&mut g));
-            let f = input_of(&spec, p.side as usize, d.items_of(&p)[3], false);
+            let f = input_of(&spec, p.side as usize, d.items_of(&p)[3], 0);
             // The same piece seen by the colour after the one to move.
             let next = (p.side as usize + 1) % spec.colours;
-            let f_next = input_of(&spec, next, d.items_of(&p)[3], false);
+            let f_next = input_of(&spec, next, d.items_of(&p)[3], 0);
             let h = net.hidden;
             for (param, i) in [
                 (0usize, f * h + 5),
@@ -1048,7 +1139,7 @@ mod tests {
             position(&net, &d, &p, 180.0, 0.5, Some(&mut g));
             // Two of the factors the position turns on: its first piece's and its last's.
             let us = p.side as usize;
-            let seen = net.inputs_seen(us, d.items_of(&p), false);
+            let seen = net.inputs_seen(us, d.items_of(&p), 0);
             let factors: Vec<usize> = seen
                 .iter()
                 .copied()
@@ -1114,7 +1205,7 @@ mod tests {
             }
             let them = (us + 1) % spec.colours;
             let cp = |n: &FloatNet| {
-                let [a, b] = [us, them].map(|of| n.inputs_seen(of, d.items_of(&p), false));
+                let [a, b] = [us, them].map(|of| n.inputs_seen(of, d.items_of(&p), 0));
                 n.forward(&a, &b, p.pieces as usize).0
             };
             let (with_factors, in_rows) = (cp(&net), cp(&folded));
@@ -1178,7 +1269,7 @@ mod tests {
                 .map(|&of| {
                     d.items_of(&p)
                         .iter()
-                        .map(|&i| input_of(&spec, of, i, false))
+                        .map(|&i| input_of(&spec, of, i, 0))
                         .collect()
                 })
                 .collect();

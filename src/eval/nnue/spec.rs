@@ -56,6 +56,11 @@ pub struct Spec {
     /// itself: training may show a position mirrored too (`strata train-net --mirror`, for
     /// variants whose rules are symmetric that way, as chess's are but for castling).
     pub mirror: Option<Vec<u16>>,
+    /// The board's levels in reverse order (the top one where the bottom one was), where
+    /// that maps a board of several levels onto itself: training may show a position so too
+    /// (`strata train-net --mirror-levels`, for variants whose rules are symmetric that way,
+    /// as Polyhedron's are; Raumschach's pawns go up, and its are not).
+    pub level_mirror: Option<Vec<u16>>,
     /// A hash of everything above and of the geometry's coordinates.
     pub fingerprint: u64,
     /// Each cell's file, rank and level counted from the board's lowest, in one numbering:
@@ -101,7 +106,8 @@ impl Spec {
             view,
             start_pieces: placed.len(),
             holds,
-            mirror: mirror_of(coords),
+            mirror: mirror_of(coords, Axis::File),
+            level_mirror: mirror_of(coords, Axis::Level),
             fingerprint: 0,
             axes: Vec::new(),
             axes_len: 0,
@@ -304,19 +310,42 @@ fn axes_of(coords: &[Coord]) -> (Vec<[u16; 3]>, usize) {
     (axes, nx + ny + nz)
 }
 
-/// The board's cells mirrored left to right, if that maps the board onto itself.
-fn mirror_of(coords: &[Coord]) -> Option<Vec<u16>> {
+/// The axis a board is mirrored along.
+#[derive(Clone, Copy)]
+enum Axis {
+    /// Files reversed: left to right.
+    File,
+    /// Levels reversed: top to bottom.
+    Level,
+}
+
+/// The board's cells mirrored along `axis`, if that maps the board onto itself and moves
+/// some cell (a board of one level is not mirrored along its levels).
+fn mirror_of(coords: &[Coord], axis: Axis) -> Option<Vec<u16>> {
     let at: HashMap<Coord, usize> = coords.iter().enumerate().map(|(i, &c)| (c, i)).collect();
-    let lo = coords.iter().map(|c| c.x).min()?;
-    let hi = coords.iter().map(|c| c.x).max()?;
+    let of = |c: &Coord| match axis {
+        Axis::File => c.x,
+        Axis::Level => c.z,
+    };
+    let lo = coords.iter().map(of).min()?;
+    let hi = coords.iter().map(of).max()?;
+    if lo == hi {
+        return None;
+    }
     coords
         .iter()
         .map(|c| {
-            at.get(&Coord {
-                x: lo + hi - c.x,
-                ..*c
-            })
-            .map(|&i| i as u16)
+            let mirrored = match axis {
+                Axis::File => Coord {
+                    x: lo + hi - c.x,
+                    ..*c
+                },
+                Axis::Level => Coord {
+                    z: lo + hi - c.z,
+                    ..*c
+                },
+            };
+            at.get(&mirrored).map(|&i| i as u16)
         })
         .collect()
 }
@@ -403,6 +432,33 @@ mod tests {
         assert_eq!(s.inputs(), 768 + 2 * 6 * HAND_CAP);
         let mirror = s.mirror.unwrap();
         assert_eq!((mirror[0], mirror[12], mirror[63]), (7, 11, 56));
+        assert_eq!(s.level_mirror, None, "one level");
+    }
+
+    /// Polyhedron's levels mirrored (A and E, B and D exchanged, C kept) map its board and
+    /// its start onto themselves, cell by cell at the same file and rank.
+    #[test]
+    fn polyhedron_mirrors_its_levels() {
+        let v = Variant::Polyhedron;
+        let s = Spec::of(v);
+        let shape = Shape::of(v);
+        let m = s.level_mirror.clone().expect("Polyhedron's levels mirror");
+        let mut moved = 0;
+        for (cell, &to) in m.iter().enumerate() {
+            let (a, b) = (shape.coords[cell], shape.coords[to as usize]);
+            assert_eq!((a.x, a.y, a.z), (b.x, b.y, 4 - b.z));
+            assert_eq!(m[to as usize] as usize, cell);
+            moved += (to as usize != cell) as usize;
+        }
+        assert_eq!(moved, 36 + 64 + 64 + 36);
+        let start: HashMap<usize, (Colour, Kind)> = shape
+            .placed
+            .iter()
+            .map(|&(c, col, k)| (c, (col, k)))
+            .collect();
+        for (&cell, piece) in &start {
+            assert_eq!(start.get(&(m[cell] as usize)), Some(piece), "cell {cell}");
+        }
     }
 
     /// Every variant's views are permutations of its cells that carry each colour's start
