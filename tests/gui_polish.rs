@@ -383,6 +383,15 @@ async fn message_shown(b: &Browser) -> bool {
         == Value::Bool(true)
 }
 
+/// Waits until the message line is shown, `what` failing the test if it never is.
+async fn wait_message(b: &Browser, what: &str) {
+    let until = Instant::now() + PATIENCE;
+    while !message_shown(b).await {
+        assert!(Instant::now() < until, "{what}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
 /// Issue 71 (the tryout): a refusal ("illegal move Qxh2 …") stayed on screen after the game
 /// had ended by a resignation, and a message pushed the board down when it appeared. A
 /// message now lies over the page (the board stays where it is), and goes when the game
@@ -413,11 +422,7 @@ async fn messages_move_nothing_and_go_when_the_game_moves_on() {
     assert_eq!(board_top(&b).await, top);
     // Refused again, then resigned: the refusal goes with the game's end.
     b.type_into("#typed-move-input", "Qxh2").await;
-    let until = Instant::now() + PATIENCE;
-    while !message_shown(&b).await {
-        assert!(Instant::now() < until, "no message");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    wait_message(&b, "no message").await;
     b.click("#resign").await;
     b.client.accept_alert().await.expect("the confirmation");
     b.wait("#result[data-result]").await;
@@ -505,14 +510,7 @@ async fn a_piece_in_hand_that_cannot_be_dropped_says_why() {
     my_turn(&b).await;
     assert!(!message_shown(&b).await);
     b.click("#hands [data-hand^=\"0:\"]").await;
-    let until = Instant::now() + PATIENCE;
-    while !message_shown(&b).await {
-        assert!(
-            Instant::now() < until,
-            "the click on the Pole in hand said nothing"
-        );
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    wait_message(&b, "the click on the Pole in hand said nothing").await;
     let m = b.text("#message").await;
     assert!(
         m.contains("Pole") && m.contains("cannot be dropped") && m.contains("first capture"),
@@ -537,11 +535,7 @@ async fn a_message_leaves_the_move_box_free_while_a_move_is_typed() {
     b.run("document.getElementById('typed-move-input').scrollIntoView({block: 'end'});")
         .await;
     b.type_into("#typed-move-input", "Cb1Cd4").await;
-    let until = Instant::now() + PATIENCE;
-    while !message_shown(&b).await {
-        assert!(Instant::now() < until, "no message");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    wait_message(&b, "no message").await;
     let r = b
         .run(
             "const r = (id) => document.getElementById(id).getBoundingClientRect();
