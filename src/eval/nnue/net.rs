@@ -246,10 +246,7 @@ impl Net {
     /// The sum of the linear values of `inputs` (0 without a linear path).
     #[inline]
     pub fn psqt_sum(&self, inputs: &[usize]) -> i32 {
-        if self.psqt.is_empty() {
-            return 0;
-        }
-        inputs.iter().map(|&i| self.psqt[i]).sum()
+        self.psqt_apply(0, inputs, &[])
     }
 
     /// `prev` plus the linear values of `add` minus those of `sub`.
