@@ -108,6 +108,35 @@ pub struct Profile {
     material_term: [usize; MAX_KINDS],
     /// The weights term of each kind's mobility ([`MOBILITY_TERM`] unless it has its own).
     mobility_term: [usize; MAX_KINDS],
+    /// The scores [`side_terms`] adds up, worked out once from the fields above: centrality
+    /// by kind and cell (`kind * cells + cell`), ...
+    placement_score: Vec<Score>,
+    /// ... mobility by kind and number of cells attacked (`kind * (cells + 1) + n`) ...
+    mobility_score: Vec<Score>,
+    /// ... and pawn progress by colour and cell.
+    progress_score: [Vec<Score>; 4],
+}
+
+/// The centrality score of a piece whose kind has centrality weight `w` on a cell of
+/// centrality `centre`.
+fn placement_score(w: Score, centre: f64) -> Score {
+    let c = centre - 0.5;
+    Score((w.0 as f64 * c) as i32, (w.1 as f64 * c) as i32)
+}
+
+/// The mobility score of a piece attacking `n` cells not its own, whose kind's typical
+/// mobility is `typical`.
+fn mobility_score(n: usize, typical: f64) -> Score {
+    let mob = n as f64 - typical * MOBILITY_NEUTRAL;
+    Score((MOBILITY * mob) as i32, (MOBILITY * mob) as i32)
+}
+
+/// The score of a pawn's progress `pr`.
+fn progress_score(pr: f64) -> Score {
+    Score(
+        (PAWN_PROGRESS.0 * pr) as i32,
+        (PAWN_PROGRESS.1 * pr * pr) as i32,
+    )
 }
 
 /// Default centrality weights: leapers need the centre most; the King hides in the middlegame
@@ -158,11 +187,22 @@ impl Profile {
                 phase[k] = (value[k] / PHASE_UNIT).max(1);
             }
         }
+        let centre = centrality(geo);
+        let cells = geo.cells();
+        let placement_score = (0..MAX_KINDS * cells)
+            .map(|i| placement_score(centre_w[i / cells], centre[i % cells]))
+            .collect();
+        let mobility_score = (0..MAX_KINDS * (cells + 1))
+            .map(|i| mobility_score(i % (cells + 1), typical_mobility[i / (cells + 1)]))
+            .collect();
+        let progress_score = progress
+            .each_ref()
+            .map(|cells| cells.iter().map(|&pr| progress_score(pr)).collect());
         Profile {
             weights,
             value,
             typical_mobility,
-            centre: centrality(geo),
+            centre,
             centre_weight: centre_w,
             progress,
             phase,
@@ -171,6 +211,9 @@ impl Profile {
             king,
             material_term: [MATERIAL_TERM; MAX_KINDS],
             mobility_term: [MOBILITY_TERM; MAX_KINDS],
+            placement_score,
+            mobility_score,
+            progress_score,
         }
     }
 
@@ -304,28 +347,22 @@ pub fn side_terms<const W: usize, T: Trace>(
     let mut pawns = Score::default();
     let mut attack_units = 0;
     let mut attackers = 0;
+    let cells = p.centre.len();
     for cell in own {
         let k = board.piece_at(cell).kind();
         let ku = k as usize;
         *phase += p.phase[ku];
-        let c = p.centre[cell] - 0.5;
-        let w = p.centre_weight[ku];
-        placement += Score((w.0 as f64 * c) as i32, (w.1 as f64 * c) as i32);
+        placement += p.placement_score[ku * cells + cell];
         if k == p.king {
             continue;
         }
         material[ku] += Score(p.value[ku], p.value[ku]);
         if Some(k) == p.pawn {
-            let pr = p.progress[us.idx()][cell];
-            pawns += Score(
-                (PAWN_PROGRESS.0 * pr) as i32,
-                (PAWN_PROGRESS.1 * pr * pr) as i32,
-            );
+            pawns += p.progress_score[us.idx()][cell];
             continue;
         }
         let att = attacks(cell);
-        let mob = att.and_not(own).len() as f64 - p.typical_mobility[ku] * MOBILITY_NEUTRAL;
-        mobility[ku] += Score((MOBILITY * mob) as i32, (MOBILITY * mob) as i32);
+        mobility[ku] += p.mobility_score[ku * (cells + 1) + att.and_not(own).len() as usize];
         let near = (att & enemy_king_zone).len() as i32;
         if near > 0 {
             attackers += 1;
