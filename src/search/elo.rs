@@ -29,11 +29,12 @@ type Ladder = &'static [(f64, f64)];
 //
 // Chess: the levels that score 50% against Stockfish 15.1 at UCI_Elo 1450 and 1700 (each
 // between two measured levels) and 1900 (levels 13 and 15 both scored below 50%: the line
-// through them, 200 games at level 15), levels 17 and 19 by their scores against Stockfish
-// 2200 (100 games each), full strength (level 20) at 2430 (strata against Stockfish 2400
-// at 10+0.1, 600 games), and below 1450 the self-play steps 0-3-5-7 counted down from level
-// 7 (1622, between the 1450 and 1700 points). Between 19 and 20 the handicap fades out
-// (skill.rs), and the ladder is the line between the two.
+// through them, 200 games at level 15), level 17 by its score against Stockfish 2200, the
+// levels that score 50% against Stockfish 2100, 2200, 2300 and 2400 (each on the line
+// between two measured levels: 17.79, 19.35, 19.70, 19.96), full strength (level 20) at 2430
+// (strata against Stockfish 2400 at 10+0.1, 600 games), and below 1450 the self-play steps
+// 0-3-5-7 counted down from level 7 (1622, between the 1450 and 1700 points). Between 19 and
+// 20 the handicap fades out (skill.rs).
 //
 // The other variants: self-play steps between levels, anchored by giving level 10 its chess
 // Elo (1768); above a ladder's top the engine plays at full strength. Polyhedron's levels
