@@ -108,8 +108,9 @@ pub struct Profile {
     material_term: [usize; MAX_KINDS],
     /// The weights term of each kind's mobility ([`MOBILITY_TERM`] unless it has its own).
     mobility_term: [usize; MAX_KINDS],
-    /// The scores [`side_terms`] adds up, worked out once from the fields above: centrality
-    /// by kind and cell (`kind * cells + cell`), ...
+    /// The scores [`side_terms`] adds up, worked out once by [`Profile::new`] from the fields
+    /// above (which nothing changes after it): centrality by kind and cell (`kind * cells +
+    /// cell`), ...
     placement_score: Vec<Score>,
     /// ... mobility by kind and number of cells attacked (`kind * (cells + 1) + n`) ...
     mobility_score: Vec<Score>,
@@ -362,7 +363,8 @@ pub fn side_terms<const W: usize, T: Trace>(
             continue;
         }
         let att = attacks(cell);
-        mobility[ku] += p.mobility_score[ku * (cells + 1) + att.and_not(own).len() as usize];
+        let reached = (att.and_not(own).len() as usize).min(cells);
+        mobility[ku] += p.mobility_score[ku * (cells + 1) + reached];
         let near = (att & enemy_king_zone).len() as i32;
         if near > 0 {
             attackers += 1;
