@@ -31,7 +31,7 @@ type Ladder = &'static [(f64, f64)];
 // between two measured levels) and 1900 (levels 13 and 15 both scored below 50%: the line
 // through them, 200 games at level 15), level 17 by its score against Stockfish 2200, the
 // levels that score 50% against Stockfish 2100, 2200, 2300 and 2400 (each on the line
-// between two measured levels: 17.79, 19.35, 19.72, 19.97), full strength (level 20) at 2430
+// between two measured levels: 17.79, 19.14, 19.72, 19.97), full strength (level 20) at 2430
 // (strata against Stockfish 2400 at 10+0.1, 600 games), and below 1450 the self-play steps
 // 0-3-5-7 counted down from level 7 (1622, between the 1450 and 1700 points). Between 19 and
 // 20 the handicap fades out (skill.rs).
