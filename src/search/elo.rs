@@ -30,9 +30,10 @@ type Ladder = &'static [(f64, f64)];
 // Chess: the levels that score 50% against Stockfish 15.1 at UCI_Elo 1450 and 1700 (each
 // between two measured levels) and 1900 (levels 13 and 15 both scored below 50%: the line
 // through them, 200 games at level 15), level 17 by its score against Stockfish 2200, the
-// levels that score 50% against Stockfish 2100 and 2200 (17.79, 19.14: each on the line
-// between two levels measured against it) and 2300 and 2400 (19.72, 19.97: taking one ply of
-// Stockfish as 100 Elo, which is rough; docs/results.md), full strength (level 20) at 2430
+// levels that score 50% against Stockfish 2100 (17.79, on the line between two levels
+// measured against it) and 2200 (18.94, on the line through 19.14 and 19.35, both measured
+// above it on today's search) and 2300 and 2400 (19.72, 19.97: taking one ply of Stockfish as
+// 100 Elo, which is rough; docs/results.md), full strength (level 20) at 2430
 // (strata against Stockfish 2400 at 10+0.1, 600 games), and below 1450 the self-play steps
 // 0-3-5-7 counted down from level 7 (1622, between the 1450 and 1700 points). Between 19 and
 // 20 the handicap fades out (skill.rs).
