@@ -157,6 +157,77 @@ fn a_file_variant_gets_a_network_from_its_own_games() {
             && !out.contains("error"),
         "{out}"
     );
+    // A share of the terms (--terms-share) given to that network without training it
+    // (--init, --epochs 0): a version 4 file, 8 bytes larger, whose blend of the network's
+    // and the terms' values `eval` shows and the search plays with.
+    let blended = dir.join("blended.net");
+    let blended = blended.to_string_lossy();
+    let said = train(
+        &blended,
+        &["--init", &linear, "--epochs", "0", "--terms-share", "40"],
+    );
+    assert!(said.contains("blended 60/40 with the terms"), "{said}");
+    assert!(!said.contains("epoch 1"), "{said}");
+    let b = std::fs::read(&*blended).unwrap();
+    assert_eq!(
+        (b.len(), &b[8..12]),
+        (bytes.len() + 8, &4u32.to_le_bytes()[..])
+    );
+    let out = session(&[
+        format!("setoption name VariantPath value {file}"),
+        format!("setoption name EvalFile value {blended}"),
+        "setoption name UCI_Variant value raumschach".into(),
+        "position startpos".into(),
+        "eval".into(),
+        "go depth 2".into(),
+        "isready".into(),
+    ]);
+    let value = |after: &str| -> f64 {
+        let l = out
+            .lines()
+            .find(|l| l.contains(after))
+            .unwrap_or_else(|| panic!("{out}"));
+        let l = &l[l.find(after).unwrap() + after.len()..];
+        l.split_whitespace().next().unwrap().parse().unwrap()
+    };
+    let terms = value("(White's team), ");
+    let own = value("Network evaluation (alone): ");
+    let mix = value("Blended evaluation (what the search uses): ");
+    assert!((mix - (own * 0.6 + terms * 0.4)).abs() <= 0.011, "{out}");
+    assert!(own != terms, "{out}");
+    assert!(
+        out.contains("\nbestmove ") && !out.contains("error"),
+        "{out}"
+    );
+    // A share of 100 % or more is refused before anything is read.
+    let refused = Command::new(strata())
+        .args([
+            "--variant-file",
+            &file,
+            "train-net",
+            "--variant",
+            "raumschach",
+            "--data",
+        ])
+        .args([
+            &*data,
+            "--init",
+            &*linear,
+            "--epochs",
+            "0",
+            "--terms-share",
+            "100",
+        ])
+        .args(["--out", &*blended])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        !refused.status.success() && text.contains("--terms-share 100: 0 to 99"),
+        "{text}"
+    );
+    assert_eq!(std::fs::read(&*blended).unwrap(), b);
+
     // --keep-best names the epoch of the lowest validation loss, and the file is a network.
     let best = dir.join("best.net");
     let best = best.to_string_lossy();

@@ -6,9 +6,12 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use super::{command_line, say, variant_named};
+use crate::eval::nnue::net::MAX_TERMS_SHARE;
 use crate::eval::nnue::spec::carried_inputs;
 use crate::eval::nnue::{Net, Spec};
-use crate::tuning::net_train::{Config, FloatNet, mean_loss, read, save, terms_loss, train};
+use crate::tuning::net_train::{
+    Config, FloatNet, blended_loss, mean_loss, read, save, terms_loss, train,
+};
 
 /// The arguments of `strata train-net`.
 #[derive(clap::Args)]
@@ -88,6 +91,14 @@ pub struct Args {
     /// data are few and the later epochs fit the training games more than the variant).
     #[arg(long)]
     keep_best: bool,
+    /// Blend the network with the variant's hand-written terms when it plays: the search's
+    /// evaluation is the network's and the terms' mixed, the terms at this share in percent
+    /// (0 to 99; 0, the default, the network alone). The share is written in the file
+    /// (version 4), not trained; it keeps a network learnt from few games from deciding
+    /// alone (docs/results.md, Polyhedron). With --init, the default is that network's
+    /// share, and --epochs 0 writes it with the new share without training.
+    #[arg(long)]
+    terms_share: Option<u32>,
     /// Write the network here after every epoch (e.g. src/eval/nets/chess.net).
     #[arg(long)]
     out: PathBuf,
@@ -104,8 +115,15 @@ pub fn run(args: Args) -> Result<(), String> {
     if !(1..=256).contains(&args.threads) {
         return Err(format!("--threads {}: 1 to 256", args.threads));
     }
-    if args.batch == 0 || args.epochs == 0 {
-        return Err("--batch and --epochs must be at least 1".into());
+    if args.batch == 0 || (args.epochs == 0 && args.init.is_none()) {
+        return Err("--batch and --epochs must be at least 1 (--epochs 0 only with --init)".into());
+    }
+    if let Some(share) = args.terms_share
+        && share > MAX_TERMS_SHARE
+    {
+        return Err(format!(
+            "--terms-share {share}: 0 to {MAX_TERMS_SHARE} percent"
+        ));
     }
     if !(args.rate.is_finite() && args.rate > 0.0 && args.rate <= 1.0) {
         return Err(format!(
@@ -208,8 +226,11 @@ pub fn run(args: Args) -> Result<(), String> {
     } else {
         net
     };
+    if let Some(share) = args.terms_share {
+        net.terms_share = share;
+    }
     say(&format!(
-        "{}: {} inputs, {} hidden neurons, {} buckets{}",
+        "{}: {} inputs, {} hidden neurons, {} buckets{}{}",
         variant.name(),
         spec.inputs(),
         net.hidden,
@@ -218,6 +239,10 @@ pub fn run(args: Args) -> Result<(), String> {
             ""
         } else {
             ", a linear path"
+        },
+        match net.terms_share {
+            0 => String::new(),
+            s => format!(", blended {}/{s} with the terms when it plays", 100 - s),
         }
     ));
     if let Some(loss) = terms_loss(&validation, &config) {
@@ -230,7 +255,17 @@ pub fn run(args: Args) -> Result<(), String> {
         mean_loss(&net, &training, &config),
         mean_loss(&net, &validation, &config)
     ));
+    if let Some(loss) = blended_loss(&net, &validation, &config) {
+        say(&format!(
+            "before, blended with the terms as it plays: validation loss {loss:.6}"
+        ));
+    }
     let out = args.out.to_string_lossy().into_owned();
+    if args.epochs == 0 {
+        save(&net, &out)?;
+        say(&format!("written {out}; made by: {}", command_line()));
+        return Ok(());
+    }
     // The epoch just reported, and the one written last.
     let last = Cell::new((0, f64::INFINITY));
     let mut kept = Kept::default();

@@ -202,22 +202,29 @@ pub trait Evaluate: nnue::NetView + Game {
     }
 
     /// The evaluation in centipawns from the point of view of the team to move: the
-    /// variant's network where it plays with one ([`nnue::current`]), else the hand-written
-    /// terms.
+    /// variant's network where it plays with one ([`nnue::current`]), blended with the
+    /// hand-written terms where the network's file gives them a share
+    /// ([`nnue::Net::terms_share`]), else the terms.
     fn evaluate(&self) -> i32 {
         match nnue::current(self.variant()) {
-            Some(net) => net.evaluate_fresh(self),
+            Some(net) => net.blend(net.evaluate_fresh(self), || {
+                self.evaluate_with(&mut NoTrace)
+            }),
             None => self.evaluate_with(&mut NoTrace),
         }
     }
 
     /// The evaluation, as [`Evaluate::evaluate`], by the search thread's `cache`: its
     /// network, with the accumulators of the line updated from the nearest position it
-    /// holds; the hand-written terms where it has no network.
+    /// holds (and blended with the terms as its file says); the hand-written terms where it
+    /// has no network.
     #[inline(always)]
     fn evaluate_cached(&self, cache: &mut nnue::EvalCache) -> i32 {
         match cache.evaluate(self) {
-            Some(v) => v,
+            Some(v) => match cache.terms_share() {
+                0 => v,
+                share => nnue::blend(v, self.evaluate_with(&mut NoTrace), share),
+            },
             None => self.evaluate_with(&mut NoTrace),
         }
     }

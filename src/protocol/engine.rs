@@ -417,13 +417,24 @@ impl Engine {
                     let v = g.evaluate_with(&mut t);
                     let mut lines = t.lines(v, g.team_to_move());
                     if let Some(net) = crate::eval::nnue::current(g.variant()) {
+                        let own = net.evaluate_fresh(g);
+                        let (what, share) = match net.terms_share {
+                            0 => ("what the search uses", String::new()),
+                            s => ("alone", format!("; blended {}/{s} with the terms", 100 - s)),
+                        };
                         lines.push(format!(
-                            "Network evaluation (what the search uses): {:+.2} (side to move; \
-                             {} hidden neurons, {} output buckets)",
-                            net.evaluate_fresh(g) as f64 / 100.0,
+                            "Network evaluation ({what}): {:+.2} (side to move; {} hidden \
+                             neurons, {} output buckets{share})",
+                            own as f64 / 100.0,
                             net.hidden,
                             net.buckets
                         ));
+                        if net.terms_share > 0 {
+                            lines.push(format!(
+                                "Blended evaluation (what the search uses): {:+.2} (side to move)",
+                                net.blend(own, || v) as f64 / 100.0
+                            ));
+                        }
                     }
                     lines
                 });

@@ -20,7 +20,7 @@ use rand::{Rng, SeedableRng};
 
 use super::data::{GAME_MARK, Sample};
 use super::records::{self, Record};
-use crate::eval::nnue::net::{QA, QB, SCALE};
+use crate::eval::nnue::net::{MAX_TERMS_SHARE, QA, QB, SCALE};
 use crate::eval::nnue::{HAND_CAP, Net, NetView, Spec};
 use crate::eval::{Evaluate, NoTrace};
 use crate::rules::piece::{Colour, Kind};
@@ -304,6 +304,9 @@ pub struct FloatNet {
     /// The linear path ([`Net::psqt`]): a value per row of `w1` (factor rows included), in
     /// output units; empty for none.
     pub psqt: Vec<f32>,
+    /// The share of the terms the file gives the engine's evaluation, percent
+    /// ([`Net::terms_share`]): not trained, written as given (`train-net --terms-share`).
+    pub terms_share: u32,
 }
 
 impl FloatNet {
@@ -325,6 +328,7 @@ impl FloatNet {
             w2: uniform(buckets * 2 * hidden, (1.0 / (2 * hidden) as f32).sqrt()),
             b2: vec![0.0; buckets],
             psqt: Vec::new(),
+            terms_share: 0,
         }
     }
 
@@ -441,6 +445,7 @@ impl FloatNet {
                 .iter()
                 .map(|&x| x as f32 / (QA * QB) as f32)
                 .collect(),
+            terms_share: net.terms_share,
         }
     }
 
@@ -484,6 +489,7 @@ impl FloatNet {
             w2: vec![0.0; self.w2.len()],
             b2: vec![0.0; self.b2.len()],
             psqt: vec![0.0; self.psqt.len()],
+            terms_share: self.terms_share,
         }
     }
 
@@ -525,6 +531,7 @@ impl FloatNet {
                 .map(|x| (x * (QA * QB) as f32).round() as i32)
                 .collect(),
         )
+        .with_terms_share(self.terms_share.min(MAX_TERMS_SHARE))
     }
 
     /// The output in centipawns for the team to move of a position whose inputs are
@@ -734,6 +741,29 @@ pub fn terms_loss(data: &Data, config: &Config) -> Option<f64> {
         total += (d * d) as f64;
     }
     (!data.is_empty()).then(|| total / data.len() as f64)
+}
+
+/// The loss on `data` (validation positions) of the evaluation the engine plays with a
+/// network blended with the terms ([`FloatNet::terms_share`]): the network's output and the
+/// terms' value mixed in its share, under the same targets. `None` where the network has no
+/// share or the positions do not say the terms' value.
+pub fn blended_loss(net: &FloatNet, data: &Data, config: &Config) -> Option<f64> {
+    let share = net.terms_share.min(100) as f32 / 100.0;
+    if share == 0.0 || data.is_empty() {
+        return None;
+    }
+    let mut total = 0.0;
+    for p in &data.positions {
+        let us = p.side as usize;
+        let them = (us + 1) % net.spec.colours;
+        let items = data.items_of(p);
+        let feats = [us, them].map(|of| net.inputs_seen(of, items, p.flip));
+        let (cp, _) = net.forward(&feats[0], &feats[1], p.pieces as usize);
+        let mixed = cp * (1.0 - share) + p.terms? as f32 * share;
+        let d = sigmoid(mixed / config.k) - target(p, config.k, config.lambda);
+        total += (d * d) as f64;
+    }
+    Some(total / data.len() as f64)
 }
 
 /// The training target of `p`, for the team to move.
@@ -1335,6 +1365,38 @@ mod tests {
         }
         let k = fit_k(&b.done());
         assert!((300.0..500.0).contains(&k), "{k}");
+    }
+
+    /// The blended loss mixes the network's output and the terms' value in the network's
+    /// share: for a network that answers 0 everywhere, a share of 40 % is the terms' loss
+    /// with every terms' value at 40 %; with no share there is none.
+    #[test]
+    fn the_blended_loss_mixes_network_and_terms() {
+        let fens = [
+            ("4k3/8/8/8/8/8/PPPP4/4K3 w - - 0 1", 300, 1.0, 250),
+            ("4k3/pppp4/8/8/8/8/8/4K3 w - - 0 1", -300, 0.0, -410),
+            ("3qk3/8/8/8/8/8/8/4K3 b - - 0 1", -900, 0.0, 880),
+        ];
+        let with_terms = |scale: i32| {
+            let spec = Spec::of(Variant::Chess);
+            let mut b = Builder::default();
+            for &(fen, score, result, terms) in &fens {
+                let g = AnyGame::from_fen(Variant::Chess, fen).unwrap();
+                with_game!(&g, g => b.add(&spec, g, score, result, Some(terms * scale / 100)));
+            }
+            b.done()
+        };
+        let config = Config::default();
+        let mut net = FloatNet::random(&Spec::of(Variant::Chess), 16, 8, 1);
+        for v in net.params_mut() {
+            v.iter_mut().for_each(|x| *x = 0.0);
+        }
+        assert_eq!(blended_loss(&net, &with_terms(100), &config), None);
+        net.terms_share = 40;
+        let blended = blended_loss(&net, &with_terms(100), &config).unwrap();
+        let scaled = terms_loss(&with_terms(40), &config).unwrap();
+        assert!((blended - scaled).abs() < 1e-7, "{blended} vs {scaled}");
+        assert!((blended - terms_loss(&with_terms(100), &config).unwrap()).abs() > 1e-4);
     }
 
     /// A few epochs on a handful of positions lower the loss.

@@ -20,7 +20,7 @@ pub mod spec;
 use std::collections::HashMap;
 use std::sync::{Arc, LazyLock, Mutex};
 
-pub use net::Net;
+pub use net::{Net, blend};
 pub use spec::{HAND_CAP, Spec};
 
 use crate::rules::piece::{Colour, Kind, Piece};
@@ -196,6 +196,13 @@ impl EvalCache {
         if self.entries[len].key != p.key_at(len) {
             fill(net, &mut self.entries, &mut self.changes, len, p);
         }
+    }
+
+    /// The share of the terms in the evaluation of its network ([`Net::terms_share`]; 0
+    /// without a network).
+    #[inline(always)]
+    pub fn terms_share(&self) -> u32 {
+        self.net.as_ref().map_or(0, |n| n.terms_share)
     }
 
     /// The network's evaluation of `p` for the team to move, or `None` without a network.
@@ -770,6 +777,69 @@ mod tests {
         );
     }
 
+    /// A network blended with the terms is written as version 4, with or without a linear
+    /// path, and reads back with its share; a share or a flag out of bounds is refused; a
+    /// network with no share is written as before.
+    #[test]
+    fn a_blended_network_file_reads_back_and_bad_shares_are_refused() {
+        let spec = Spec::of(Variant::Polyhedron);
+        for net in [
+            test_net(Variant::Polyhedron, 16),
+            test_net(Variant::Polyhedron, 16).with_psqt(Vec::new()),
+        ] {
+            let plain = net.write();
+            let blended = net.clone().with_terms_share(50);
+            let bytes = blended.write();
+            assert_eq!(bytes[8..12], net::VERSION_BLEND.to_le_bytes());
+            assert_eq!(bytes.len(), plain.len() + 8);
+            assert_eq!(Net::read(&bytes, &spec), Ok(blended.clone()));
+            assert_eq!(Net::read(&plain, &spec), Ok(net.clone()));
+            // The two fields after the header's six: the linear flag, then the share.
+            let header = 8 + 4 + 2 + "polyhedron".len() + 8 + 6 * 4;
+            for (at, value, says) in [
+                (header + 4, 0u32, "share of the terms of 0"),
+                (header + 4, 100, "share of the terms of 100"),
+                (header, 2, "linear-path flag of 2"),
+                (header, 1 - !net.psqt.is_empty() as u32, "bytes of weights"),
+            ] {
+                let mut bad = bytes.clone();
+                bad[at..at + 4].copy_from_slice(&value.to_le_bytes());
+                let e = Net::read(&bad, &spec).unwrap_err();
+                assert!(e.contains(says), "{e}");
+            }
+        }
+    }
+
+    /// A blended network's evaluation, through the search thread's cache along a random
+    /// game, is the network's and the terms' mixed in its share, and differs from both.
+    #[test]
+    fn a_blended_network_evaluates_the_mix_of_network_and_terms() {
+        use crate::eval::Evaluate;
+        let net = Arc::new(test_net(Variant::Polyhedron, 16).with_terms_share(30));
+        let alone = Arc::new(test_net(Variant::Polyhedron, 16));
+        let mut cache = EvalCache::with_net(net.clone());
+        let mut rng = rand::rngs::StdRng::seed_from_u64(3);
+        let mut p = AnyGame::startpos(Variant::Polyhedron);
+        let mut differs = (false, false);
+        for _ in 0..40 {
+            let (got, own, terms) = with_game!(&p, g => (
+                g.evaluate_cached(&mut cache),
+                alone.evaluate_fresh(g),
+                g.evaluate_with(&mut crate::eval::NoTrace),
+            ));
+            assert_eq!(got, ((own as i64 * 70 + terms as i64 * 30) / 100) as i32);
+            assert_eq!(got, net::blend(own, terms, 30));
+            differs = (differs.0 || got != own, differs.1 || got != terms);
+            let mut list = MoveList::new();
+            p.generate(&mut list);
+            if list.is_empty() || p.outcome().is_some() {
+                break;
+            }
+            p.make(list.as_slice()[rng.gen_range(0..list.len())]);
+        }
+        assert_eq!(differs, (true, true));
+    }
+
     /// A network file reads back as written; one for another variant, or for another board
     /// under the same name, is refused with the reason.
     #[test]
@@ -794,9 +864,9 @@ mod tests {
         let e = Net::read(&beyond, &Spec::of(Variant::Pentaplane)).unwrap_err();
         assert!(e.contains("a linear value of"), "{e}");
         let mut later = bytes.clone();
-        later[8..12].copy_from_slice(&4u32.to_le_bytes());
+        later[8..12].copy_from_slice(&5u32.to_le_bytes());
         let e = Net::read(&later, &Spec::of(Variant::Pentaplane)).unwrap_err();
-        assert!(e.contains("version 4"), "{e}");
+        assert!(e.contains("version 5"), "{e}");
         let e = Net::read(&bytes, &Spec::of(Variant::Chess)).unwrap_err();
         assert!(
             e.contains("for the variant 'pentaplane', not 'chess'"),

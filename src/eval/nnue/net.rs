@@ -13,13 +13,21 @@
 //! added straight to the output (as Stockfish's networks add their PSQT values), so that
 //! what a piece is worth on a cell does not have to pass through neurons clipped to 0..1.
 //!
+//! A network may also be blended with the variant's hand-written terms ([`Net::terms_share`]):
+//! the search then plays the network's score and the terms' score mixed in the share the file
+//! states, which is how a network learnt from few games is kept from deciding alone where its
+//! judgement is noisy (docs/results.md, Polyhedron).
+//!
 //! The file: the magic `STRATANN`, then little-endian fields: u32 version (2, or 3 with a
-//! linear path), u16 length and the UTF-8 name of the variant, u64 [`Spec::fingerprint`],
-//! u32 inputs, hidden, buckets, QA, QB, SCALE; then the i16 transformer weights
+//! linear path, or 4 with a share of the terms), u16 length and the UTF-8 name of the variant,
+//! u64 [`Spec::fingerprint`], u32 inputs, hidden, buckets, QA, QB, SCALE, in version 4 two
+//! more u32, 1 with a linear path (else 0) and the terms' share in percent (1 to
+//! [`MAX_TERMS_SHARE`]); then the i16 transformer weights
 //! (input-major: each input's `hidden` weights together), `hidden` i16 biases, the i16
 //! output weights (bucket-major: the side to move's `hidden`, then the other's), `buckets`
-//! i32 output biases, and in version 3 `inputs` i32 linear values (at the output's scale,
-//! `QA * QB`, each within +-[`MAX_PSQT`]).
+//! i32 output biases, and with a linear path `inputs` i32 linear values (at the output's
+//! scale, `QA * QB`, each within +-[`MAX_PSQT`]). A network without a share of the terms is
+//! written as version 2 or 3, so that such files stay as they were.
 
 use super::spec::Spec;
 
@@ -35,6 +43,10 @@ pub const MAGIC: &[u8; 8] = b"STRATANN";
 pub const VERSION: u32 = 2;
 /// The version of a file whose network has a linear path.
 pub const VERSION_LINEAR: u32 = 3;
+/// The version of a file whose network is blended with the terms ([`Net::terms_share`]).
+pub const VERSION_BLEND: u32 = 4;
+/// The largest share of the terms, percent: at 100 the network would not count at all.
+pub const MAX_TERMS_SHARE: u32 = 99;
 /// The largest linear value (either sign) a file may hold, at the output's scale: 50 output
 /// units, 20 000 centipawns. The sums over a perspective's inputs stay far within i32.
 pub const MAX_PSQT: i32 = 50 * QA * QB;
@@ -73,6 +85,10 @@ pub struct Net {
     /// The linear path: a value per input at the output's scale (`QA * QB`), or nothing
     /// (version 2 files).
     pub psqt: Vec<i32>,
+    /// The share of the variant's hand-written terms in the evaluation the search plays,
+    /// percent (0: the network alone): `(net * (100 - share) + terms * share) / 100`
+    /// ([`crate::eval::Evaluate::evaluate`]).
+    pub terms_share: u32,
     /// Every output weight within +-[`W2_SHORT`] (the faster path of [`dot`]).
     w2_short: bool,
     /// The output bucket by the number of pieces on the board ([`Spec::bucket`]).
@@ -110,6 +126,7 @@ impl Net {
             w2,
             b2,
             psqt: Vec::new(),
+            terms_share: 0,
             w2_short,
             bucket_of,
         }
@@ -124,6 +141,24 @@ impl Net {
         self
     }
 
+    /// The same network blended with the terms at `share` percent (0 to
+    /// [`MAX_TERMS_SHARE`]).
+    pub fn with_terms_share(mut self, share: u32) -> Net {
+        assert!(share <= MAX_TERMS_SHARE);
+        self.terms_share = share;
+        self
+    }
+
+    /// `net`, the network's evaluation, blended with the terms' (`terms` is called only
+    /// where the network has a share of the terms).
+    #[inline(always)]
+    pub fn blend(&self, net: i32, terms: impl FnOnce() -> i32) -> i32 {
+        match self.terms_share {
+            0 => net,
+            share => blend(net, terms(), share),
+        }
+    }
+
     /// The name of the variant a network file was trained for, read from its header.
     pub fn variant_of(bytes: &[u8]) -> Result<String, String> {
         let mut r = Reader { bytes, at: 0 };
@@ -131,10 +166,10 @@ impl Net {
             return Err("not a strata network file".into());
         }
         let version = r.u32()?;
-        if version != VERSION && version != VERSION_LINEAR {
+        if ![VERSION, VERSION_LINEAR, VERSION_BLEND].contains(&version) {
             return Err(format!(
-                "network file version {version}; this build reads versions {VERSION} and \
-                 {VERSION_LINEAR}"
+                "network file version {version}; this build reads versions {VERSION} to \
+                 {VERSION_BLEND}"
             ));
         }
         let len = r.u16()? as usize;
@@ -150,7 +185,9 @@ impl Net {
             bytes,
             at: 8 + 4 + 2 + variant.len(),
         };
-        let linear = bytes[8..12] == VERSION_LINEAR.to_le_bytes();
+        let version = &bytes[8..12];
+        let mut linear = version == VERSION_LINEAR.to_le_bytes();
+        let blend = version == VERSION_BLEND.to_le_bytes();
         let fingerprint = r.u64()?;
         if variant != spec.variant {
             return Err(format!(
@@ -187,6 +224,20 @@ impl Net {
                 "quantisation other than QA {QA}, QB {QB}, SCALE {SCALE}"
             ));
         }
+        let mut terms_share = 0;
+        if blend {
+            linear = match r.u32()? {
+                0 => false,
+                1 => true,
+                v => return Err(format!("a linear-path flag of {v} (0 or 1)")),
+            };
+            terms_share = r.u32()?;
+            if !(1..=MAX_TERMS_SHARE).contains(&terms_share) {
+                return Err(format!(
+                    "a share of the terms of {terms_share} % (1 to {MAX_TERMS_SHARE})"
+                ));
+            }
+        }
         let expect = 2 * (inputs * hidden + hidden + buckets * 2 * hidden)
             + 4 * buckets
             + if linear { 4 * inputs } else { 0 };
@@ -213,16 +264,18 @@ impl Net {
         if let Some(v) = psqt.iter().find(|v| v.abs() > MAX_PSQT) {
             return Err(format!("a linear value of {v}, beyond +-{MAX_PSQT}"));
         }
-        Ok(Net::new(spec, hidden, w1, b1, w2, b2).with_psqt(psqt))
+        Ok(Net::new(spec, hidden, w1, b1, w2, b2)
+            .with_psqt(psqt)
+            .with_terms_share(terms_share))
     }
 
     /// The file's bytes.
     pub fn write(&self) -> Vec<u8> {
         let mut out = MAGIC.to_vec();
-        let version = if self.psqt.is_empty() {
-            VERSION
-        } else {
-            VERSION_LINEAR
+        let version = match (self.terms_share, self.psqt.is_empty()) {
+            (1.., _) => VERSION_BLEND,
+            (0, true) => VERSION,
+            (0, false) => VERSION_LINEAR,
         };
         out.extend_from_slice(&version.to_le_bytes());
         out.extend_from_slice(&(self.spec.variant.len() as u16).to_le_bytes());
@@ -233,6 +286,11 @@ impl Net {
         }
         for v in [QA, QB, SCALE] {
             out.extend_from_slice(&(v as u32).to_le_bytes());
+        }
+        if self.terms_share > 0 {
+            for v in [!self.psqt.is_empty() as u32, self.terms_share] {
+                out.extend_from_slice(&v.to_le_bytes());
+            }
         }
         for v in self.w1.iter().chain(&self.b1).chain(&self.w2) {
             out.extend_from_slice(&v.to_le_bytes());
@@ -317,6 +375,14 @@ impl Net {
     pub fn heap_bytes(&self) -> usize {
         2 * (self.w1.len() + self.b1.len() + self.w2.len()) + 4 * (self.b2.len() + self.psqt.len())
     }
+}
+
+/// The network's evaluation `net` and the terms' `terms` mixed, the terms at `share`
+/// percent ([`Net::terms_share`]).
+#[inline(always)]
+pub fn blend(net: i32, terms: i32, share: u32) -> i32 {
+    let share = share.min(100) as i64;
+    ((net as i64 * (100 - share) + terms as i64 * share) / 100) as i32
 }
 
 /// Reads little-endian fields, each refused past the end.
