@@ -86,8 +86,8 @@ fn a_file_variant_gets_a_network_from_its_own_games() {
         &data,
     ]);
     assert!(said.contains("4 games"), "{said}");
-    // Training into `out`, one epoch unless `extra` says otherwise.
-    let train = |out: &str, extra: &[&str]| {
+    // The arguments of training into `out`, one epoch unless `extra` says otherwise.
+    let train_args = |out: &str, extra: &[&str]| -> Vec<String> {
         let mut args = vec![
             "--variant-file",
             &file,
@@ -109,7 +109,11 @@ fn a_file_variant_gets_a_network_from_its_own_games() {
         if !extra.contains(&"--epochs") {
             args.extend_from_slice(&["--epochs", "1"]);
         }
-        run(&args)
+        args.into_iter().map(String::from).collect()
+    };
+    let train = |out: &str, extra: &[&str]| {
+        let args = train_args(out, extra);
+        run(&args.iter().map(String::as_str).collect::<Vec<_>>())
     };
     let said = train(&net, &[]);
     assert!(said.contains("epoch 1: training loss"), "{said}");
@@ -201,24 +205,10 @@ fn a_file_variant_gets_a_network_from_its_own_games() {
     );
     // A share of 100 % or more is refused before anything is read.
     let refused = Command::new(strata())
-        .args([
-            "--variant-file",
-            &file,
-            "train-net",
-            "--variant",
-            "raumschach",
-            "--data",
-        ])
-        .args([
-            &*data,
-            "--init",
-            &*linear,
-            "--epochs",
-            "0",
-            "--terms-share",
-            "100",
-        ])
-        .args(["--out", &*blended])
+        .args(train_args(
+            &blended,
+            &["--init", &linear, "--epochs", "0", "--terms-share", "100"],
+        ))
         .output()
         .unwrap();
     let text = String::from_utf8_lossy(&refused.stderr);

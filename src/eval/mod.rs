@@ -221,10 +221,7 @@ pub trait Evaluate: nnue::NetView + Game {
     #[inline(always)]
     fn evaluate_cached(&self, cache: &mut nnue::EvalCache) -> i32 {
         match cache.evaluate(self) {
-            Some(v) => match cache.terms_share() {
-                0 => v,
-                share => nnue::blend(v, self.evaluate_with(&mut NoTrace), share),
-            },
+            Some(v) => cache.blend(v, || self.evaluate_with(&mut NoTrace)),
             None => self.evaluate_with(&mut NoTrace),
         }
     }

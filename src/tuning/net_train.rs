@@ -534,6 +534,18 @@ impl FloatNet {
         .with_terms_share(self.terms_share.min(MAX_TERMS_SHARE))
     }
 
+    /// The output in centipawns for the team to move of position `p` of `data`, with the
+    /// inputs of the colour to move and of the colour after it, and their accumulators.
+    #[inline(always)]
+    fn output_of(&self, data: &Data, p: &Packed) -> (f32, [Vec<usize>; 2], [Vec<f32>; 2]) {
+        let us = p.side as usize;
+        let them = (us + 1) % self.spec.colours;
+        let items = data.items_of(p);
+        let feats = [us, them].map(|of| self.inputs_seen(of, items, p.flip));
+        let (cp, acc) = self.forward(&feats[0], &feats[1], p.pieces as usize);
+        (cp, feats, acc)
+    }
+
     /// The output in centipawns for the team to move of a position whose inputs are
     /// `us` (the colour to move's) and `them` (the colour after it's), with `pieces` on the
     /// board; and the two accumulators.
@@ -576,11 +588,7 @@ fn position(
 ) -> f32 {
     let spec = &net.spec;
     let h = net.hidden;
-    let us = p.side as usize;
-    let them = (us + 1) % spec.colours;
-    let items = data.items_of(p);
-    let feats: [Vec<usize>; 2] = [us, them].map(|of| net.inputs_seen(of, items, p.flip));
-    let (cp, acc) = net.forward(&feats[0], &feats[1], p.pieces as usize);
+    let (cp, feats, acc) = net.output_of(data, p);
     let pred = sigmoid(cp / k);
     let diff = pred - target(p, k, lambda);
     if let Some(g) = grad {
@@ -754,11 +762,7 @@ pub fn blended_loss(net: &FloatNet, data: &Data, config: &Config) -> Option<f64>
     }
     let mut total = 0.0;
     for p in &data.positions {
-        let us = p.side as usize;
-        let them = (us + 1) % net.spec.colours;
-        let items = data.items_of(p);
-        let feats = [us, them].map(|of| net.inputs_seen(of, items, p.flip));
-        let (cp, _) = net.forward(&feats[0], &feats[1], p.pieces as usize);
+        let (cp, _, _) = net.output_of(data, p);
         let mixed = cp * (1.0 - share) + p.terms? as f32 * share;
         let d = sigmoid(mixed / config.k) - target(p, config.k, config.lambda);
         total += (d * d) as f64;

@@ -20,7 +20,7 @@ pub mod spec;
 use std::collections::HashMap;
 use std::sync::{Arc, LazyLock, Mutex};
 
-pub use net::{Net, blend};
+pub use net::Net;
 pub use spec::{HAND_CAP, Spec};
 
 use crate::rules::piece::{Colour, Kind, Piece};
@@ -198,11 +198,11 @@ impl EvalCache {
         }
     }
 
-    /// The share of the terms in the evaluation of its network ([`Net::terms_share`]; 0
-    /// without a network).
+    /// `v`, its network's evaluation, blended with the terms as the network says
+    /// ([`Net::blend`]; `terms` is called only where it has a share of them).
     #[inline(always)]
-    pub fn terms_share(&self) -> u32 {
-        self.net.as_ref().map_or(0, |n| n.terms_share)
+    pub fn blend(&self, v: i32, terms: impl FnOnce() -> i32) -> i32 {
+        self.net.as_deref().map_or(v, |n| n.blend(v, terms))
     }
 
     /// The network's evaluation of `p` for the team to move, or `None` without a network.

@@ -187,7 +187,7 @@ impl Net {
         };
         let version = &bytes[8..12];
         let mut linear = version == VERSION_LINEAR.to_le_bytes();
-        let blend = version == VERSION_BLEND.to_le_bytes();
+        let blended = version == VERSION_BLEND.to_le_bytes();
         let fingerprint = r.u64()?;
         if variant != spec.variant {
             return Err(format!(
@@ -225,7 +225,7 @@ impl Net {
             ));
         }
         let mut terms_share = 0;
-        if blend {
+        if blended {
             linear = match r.u32()? {
                 0 => false,
                 1 => true,
