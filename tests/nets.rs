@@ -217,6 +217,48 @@ fn a_file_variant_gets_a_network_from_its_own_games() {
         "{text}"
     );
     assert_eq!(std::fs::read(&*blended).unwrap(), b);
+    // Trained with a share, a network is trained blended, which needs every position's
+    // terms: binary records are refused (the file left alone), text positions train it.
+    let refused = Command::new(strata())
+        .args(train_args(&blended, &["--init", &blended]))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        !refused.status.success() && text.contains("text data files only"),
+        "{text}"
+    );
+    assert_eq!(std::fs::read(&*blended).unwrap(), b);
+    let text_data = dir.join("games.txt");
+    let text_data = text_data.to_string_lossy();
+    run(&[
+        "--variant-file",
+        &file,
+        "datagen",
+        "--variant",
+        "raumschach",
+        "--games",
+        "4",
+        "--nodes",
+        "300",
+        "--seed",
+        "4",
+        "--out",
+        &text_data,
+    ]);
+    let mut args = train_args(&blended, &["--init", &blended, "--rate", "0.01"]);
+    let at = args.iter().position(|a| a == &*data).unwrap();
+    args[at] = text_data.to_string();
+    let said = run(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(
+        said.contains("blended 60/40 with the terms")
+            && said.contains("validation loss")
+            && said.contains(", blended with the terms ("),
+        "{said}"
+    );
+    let trained = std::fs::read(&*blended).unwrap();
+    assert_eq!((trained.len(), &trained[8..12]), (b.len(), &b[8..12]));
+    assert_ne!(trained, b);
 
     // --keep-best names the epoch of the lowest validation loss, and the file is a network.
     let best = dir.join("best.net");

@@ -94,9 +94,11 @@ pub struct Args {
     /// Blend the network with the variant's hand-written terms when it plays: the search's
     /// evaluation is the network's and the terms' mixed, the terms at this share in percent
     /// (0 to 99; 0, the default, the network alone). The share is written in the file
-    /// (version 4), not trained; it keeps a network learnt from few games from deciding
-    /// alone (docs/results.md, Polyhedron). With --init, the default is that network's
-    /// share, and --epochs 0 writes it with the new share without training.
+    /// (version 4), not learnt; it keeps a network learnt from few games from deciding
+    /// alone (docs/results.md, Polyhedron). The network is trained blended, to correct what
+    /// the terms miss, which needs text data files (each position's terms are evaluated as
+    /// it is read). With --init, the default is that network's share, and --epochs 0
+    /// writes it with the new share without training (any data files).
     #[arg(long)]
     terms_share: Option<u32>,
     /// Write the network here after every epoch (e.g. src/eval/nets/chess.net).
@@ -151,38 +153,6 @@ pub fn run(args: Args) -> Result<(), String> {
     if args.buckets == 0 || args.buckets > crate::eval::nnue::net::MAX_BUCKETS {
         return Err(format!("--buckets {}: 1 to 64", args.buckets));
     }
-    let start = Instant::now();
-    let (mut training, validation) = read(&paths, variant, args.holdout)?;
-    say(&format!(
-        "{} training and {} validation positions ({:.1} s)",
-        training.len(),
-        validation.len(),
-        start.elapsed().as_secs_f64()
-    ));
-    if training.is_empty() {
-        return Err("no training positions".into());
-    }
-    let config = Config {
-        epochs: args.epochs,
-        batch: args.batch.max(1),
-        rate: args.rate,
-        lambda: args.lambda,
-        k: match args.k {
-            Some(k) => k,
-            None => {
-                let k = crate::tuning::net_train::fit_k(&training);
-                say(&format!(
-                    "the scores' scale, fitted to the results: k = {k:.0}"
-                ));
-                k
-            }
-        },
-        threads: args.threads.max(1),
-        seed: args.seed,
-        weight_decay: args.weight_decay,
-        mirror: args.mirror,
-        mirror_levels: args.mirror_levels,
-    };
     let spec = Spec::of(variant);
     let net = match &args.init {
         None => FloatNet::random(&spec, args.hidden, args.buckets, args.seed),
@@ -229,6 +199,51 @@ pub fn run(args: Args) -> Result<(), String> {
     if let Some(share) = args.terms_share {
         net.terms_share = share;
     }
+    // A network with a share of the terms is trained as it plays: blended with them, on
+    // positions whose terms' value is known (text files).
+    let blend = net.terms_share > 0 && args.epochs > 0;
+    let start = Instant::now();
+    let (mut training, validation) = read(&paths, variant, args.holdout, blend)?;
+    say(&format!(
+        "{} training and {} validation positions ({:.1} s)",
+        training.len(),
+        validation.len(),
+        start.elapsed().as_secs_f64()
+    ));
+    if training.is_empty() {
+        return Err("no training positions".into());
+    }
+    if blend && !training.terms_known() {
+        return Err(format!(
+            "--terms-share {}: a network blended with the terms is trained blended, which \
+             needs every position's terms: text data files only (a binary record has no \
+             position to evaluate); train it alone (--terms-share 0), then give it the share \
+             with --init and --epochs 0",
+            net.terms_share
+        ));
+    }
+    let config = Config {
+        epochs: args.epochs,
+        batch: args.batch.max(1),
+        rate: args.rate,
+        lambda: args.lambda,
+        k: match args.k {
+            Some(k) => k,
+            None => {
+                let k = crate::tuning::net_train::fit_k(&training);
+                say(&format!(
+                    "the scores' scale, fitted to the results: k = {k:.0}"
+                ));
+                k
+            }
+        },
+        threads: args.threads.max(1),
+        seed: args.seed,
+        weight_decay: args.weight_decay,
+        mirror: args.mirror,
+        mirror_levels: args.mirror_levels,
+        blend,
+    };
     say(&format!(
         "{}: {} inputs, {} hidden neurons, {} buckets{}{}",
         variant.name(),
@@ -250,10 +265,14 @@ pub fn run(args: Args) -> Result<(), String> {
             "the evaluation by terms: validation loss {loss:.6}"
         ));
     }
+    let alone = Config {
+        blend: false,
+        ..config.clone()
+    };
     say(&format!(
         "before: training loss {:.6}, validation loss {:.6}",
-        mean_loss(&net, &training, &config),
-        mean_loss(&net, &validation, &config)
+        mean_loss(&net, &training, &alone),
+        mean_loss(&net, &validation, &alone)
     ));
     if let Some(loss) = blended_loss(&net, &validation, &config) {
         say(&format!(
@@ -277,7 +296,12 @@ pub fn run(args: Args) -> Result<(), String> {
         &mut |epoch, t, v| {
             last.set((epoch, v));
             say(&format!(
-                "epoch {epoch}: training loss {t:.6}, validation loss {v:.6} ({:.0} s)",
+                "epoch {epoch}: training loss {t:.6}, validation loss {v:.6}{} ({:.0} s)",
+                if blend {
+                    ", blended with the terms"
+                } else {
+                    ""
+                },
                 start.elapsed().as_secs_f64()
             ))
         },

@@ -59,8 +59,9 @@ pub struct Packed {
     /// How it is shown this epoch: mirrored left to right ([`FILES`], [`Config::mirror`]),
     /// its levels in reverse order ([`LEVELS`], [`Config::mirror_levels`]), both or neither.
     flip: u8,
-    /// The evaluation by terms for the team to move (validation positions from text files),
-    /// to compare the network's fit with; `None` where it is not known.
+    /// The evaluation by terms for the team to move (positions from text files: the
+    /// validation ones, and with [`read`]'s `terms` the training ones too), to compare the
+    /// network's fit with and to train it blended with; `None` where it is not known.
     terms: Option<i16>,
 }
 
@@ -82,6 +83,12 @@ impl Data {
     /// Whether there are none.
     pub fn is_empty(&self) -> bool {
         self.positions.is_empty()
+    }
+
+    /// Whether every position says the terms' value (what training a network blended with
+    /// the terms needs, [`Config::blend`]): positions from text files read with `terms`.
+    pub fn terms_known(&self) -> bool {
+        self.positions.iter().all(|p| p.terms.is_some())
     }
 
     fn items_of(&self, p: &Packed) -> &[Item] {
@@ -210,8 +217,15 @@ fn input_of(spec: &Spec, of: usize, item: Item, flip: u8) -> usize {
 }
 
 /// Reads `variant`'s position files, text or binary ([`crate::tuning::records`]), into
-/// training and validation sets (every `holdout`-th game held out).
-pub fn read(paths: &[String], variant: Variant, holdout: usize) -> Result<(Data, Data), String> {
+/// training and validation sets (every `holdout`-th game held out). The validation positions
+/// of text files carry the terms' value, and with `terms` the training ones too (a binary
+/// record has no position to evaluate: its pieces only).
+pub fn read(
+    paths: &[String],
+    variant: Variant,
+    holdout: usize,
+    terms: bool,
+) -> Result<(Data, Data), String> {
     let spec = Spec::of(variant);
     let mut train = Builder::default();
     let mut validation = Builder::default();
@@ -260,10 +274,11 @@ pub fn read(paths: &[String], variant: Variant, holdout: usize) -> Result<(Data,
                 AnyGame::from_fen(variant, &sample.fen).map_err(|e| format!("{path}:{n}: {e}"))?;
             with_game!(&position, g => {
                 if holdout > 0 && game % holdout == holdout - 1 {
-                    let terms = g.evaluate_with(&mut NoTrace);
-                    validation.add(&spec, g, sample.score, sample.result, Some(terms));
+                    let value = g.evaluate_with(&mut NoTrace);
+                    validation.add(&spec, g, sample.score, sample.result, Some(value));
                 } else {
-                    train.add(&spec, g, sample.score, sample.result, None);
+                    let value = terms.then(|| g.evaluate_with(&mut NoTrace));
+                    train.add(&spec, g, sample.score, sample.result, value);
                 }
             });
             Ok(())
@@ -305,7 +320,8 @@ pub struct FloatNet {
     /// output units; empty for none.
     pub psqt: Vec<f32>,
     /// The share of the terms the file gives the engine's evaluation, percent
-    /// ([`Net::terms_share`]): not trained, written as given (`train-net --terms-share`).
+    /// ([`Net::terms_share`]): written as given (`train-net --terms-share`), not learnt; with
+    /// [`Config::blend`] the weights are trained for the blend it makes.
     pub terms_share: u32,
 }
 
@@ -576,7 +592,10 @@ impl FloatNet {
     }
 }
 
-/// What one position contributes: the loss, and (when `grad` is given) the gradient.
+/// What one position contributes: the loss, and (when `grad` is given) the gradient. With a
+/// `share` of the terms (0 to 1) and the position's terms known, the loss is that of the
+/// network's output and the terms' value mixed in that share, as the engine plays a blended
+/// network ([`Net::blend`]).
 #[inline(always)]
 fn position(
     net: &FloatNet,
@@ -584,16 +603,22 @@ fn position(
     p: &Packed,
     k: f32,
     lambda: f32,
+    share: f32,
     grad: Option<&mut FloatNet>,
 ) -> f32 {
     let spec = &net.spec;
     let h = net.hidden;
     let (cp, feats, acc) = net.output_of(data, p);
-    let pred = sigmoid(cp / k);
+    // The evaluation played, and how much of it is the network's.
+    let (played, own) = match p.terms {
+        Some(t) if share > 0.0 => (cp * (1.0 - share) + t as f32 * share, 1.0 - share),
+        _ => (cp, 1.0),
+    };
+    let pred = sigmoid(played / k);
     let diff = pred - target(p, k, lambda);
     if let Some(g) = grad {
         // d loss / d y
-        let dy = 2.0 * diff * pred * (1.0 - pred) * SCALE as f32 / k;
+        let dy = 2.0 * diff * pred * (1.0 - pred) * SCALE as f32 / k * own;
         let b = spec.bucket(p.pieces as usize, net.buckets);
         g.b2[b] += dy;
         if !g.psqt.is_empty() {
@@ -644,16 +669,17 @@ fn batch_part(
     batch: &[Packed],
     k: f32,
     lambda: f32,
+    share: f32,
     mut grad: Option<&mut FloatNet>,
 ) -> f64 {
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma") {
         // SAFETY: the CPU has AVX2 and FMA (checked above).
-        return unsafe { batch_part_avx2(net, data, batch, k, lambda, grad) };
+        return unsafe { batch_part_avx2(net, data, batch, k, lambda, share, grad) };
     }
     let mut loss = 0.0;
     for p in batch {
-        loss += position(net, data, p, k, lambda, grad.as_deref_mut()) as f64;
+        loss += position(net, data, p, k, lambda, share, grad.as_deref_mut()) as f64;
     }
     loss
 }
@@ -666,11 +692,12 @@ fn batch_part_avx2(
     batch: &[Packed],
     k: f32,
     lambda: f32,
+    share: f32,
     mut grad: Option<&mut FloatNet>,
 ) -> f64 {
     let mut loss = 0.0;
     for p in batch {
-        loss += position(net, data, p, k, lambda, grad.as_deref_mut()) as f64;
+        loss += position(net, data, p, k, lambda, share, grad.as_deref_mut()) as f64;
     }
     loss
 }
@@ -702,6 +729,21 @@ pub struct Config {
     /// independently of [`Config::mirror`] (for variants symmetric that way, as Polyhedron
     /// is). Ignored on a board of one level or not symmetric so ([`Spec::level_mirror`]).
     pub mirror_levels: bool,
+    /// Train (and measure) a network that has a share of the terms
+    /// ([`FloatNet::terms_share`]) as the engine plays it: the network's output mixed with
+    /// the terms' value, on positions whose terms are known ([`Data::terms_known`]); the
+    /// network alone on the others. Without it the network is trained alone.
+    pub blend: bool,
+}
+
+impl Config {
+    /// The terms' share of the evaluation `net` is trained and measured as, 0 to 1.
+    fn share(&self, net: &FloatNet) -> f32 {
+        match self.blend {
+            true => net.terms_share.min(100) as f32 / 100.0,
+            false => 0.0,
+        }
+    }
 }
 
 impl Default for Config {
@@ -717,6 +759,7 @@ impl Default for Config {
             weight_decay: 0.01,
             mirror: false,
             mirror_levels: false,
+            blend: false,
         }
     }
 }
@@ -732,7 +775,12 @@ pub fn mean_loss(net: &FloatNet, data: &Data, config: &Config) -> f64 {
         let handles: Vec<_> = data
             .positions
             .chunks(chunk)
-            .map(|c| s.spawn(move || batch_part(net, data, c, config.k, config.lambda, None)))
+            .map(|c| {
+                s.spawn(move || {
+                    let share = config.share(net);
+                    batch_part(net, data, c, config.k, config.lambda, share, None)
+                })
+            })
             .collect();
         handles.into_iter().map(|h| h.join().unwrap()).sum()
     });
@@ -756,18 +804,14 @@ pub fn terms_loss(data: &Data, config: &Config) -> Option<f64> {
 /// terms' value mixed in its share, under the same targets. `None` where the network has no
 /// share or the positions do not say the terms' value.
 pub fn blended_loss(net: &FloatNet, data: &Data, config: &Config) -> Option<f64> {
-    let share = net.terms_share.min(100) as f32 / 100.0;
-    if share == 0.0 || data.is_empty() {
+    if net.terms_share == 0 || data.is_empty() || !data.terms_known() {
         return None;
     }
-    let mut total = 0.0;
-    for p in &data.positions {
-        let (cp, _, _) = net.output_of(data, p);
-        let mixed = cp * (1.0 - share) + p.terms? as f32 * share;
-        let d = sigmoid(mixed / config.k) - target(p, config.k, config.lambda);
-        total += (d * d) as f64;
-    }
-    Some(total / data.len() as f64)
+    let config = Config {
+        blend: true,
+        ..config.clone()
+    };
+    Some(mean_loss(net, data, &config))
 }
 
 /// The training target of `p`, for the team to move.
@@ -864,7 +908,8 @@ pub fn train(
                             for v in g.params_mut() {
                                 v.iter_mut().for_each(|x| *x = 0.0);
                             }
-                            batch_part(frozen, data, c, config.k, config.lambda, Some(g))
+                            let share = config.share(frozen);
+                            batch_part(frozen, data, c, config.k, config.lambda, share, Some(g))
                         })
                     })
                     .collect();
@@ -1094,19 +1139,24 @@ mod tests {
 
     /// The analytic gradient agrees with finite differences of the loss, in chess, with
     /// pieces in reserve and with four colours.
+    /// Alone and blended with the terms (a share of 0.4 of a terms' value of 150).
     #[test]
     fn the_gradient_is_the_loss_derivative() {
-        for (v, fen) in samples() {
+        for ((v, fen), share) in samples()
+            .into_iter()
+            .flat_map(|s| [(s.clone(), 0.0), (s, 0.4)])
+        {
             let spec = Spec::of(v);
             let mut net = FloatNet::random(&spec, 32, 4, 3).linear();
             net.b1.iter_mut().for_each(|b| *b = 0.3);
             for (i, x) in net.psqt.iter_mut().enumerate() {
                 *x = ((i * 37) % 11) as f32 * 0.01 - 0.05;
             }
-            let d = data(v, &[(&fen, 40, 0.5)]);
+            let mut d = data(v, &[(&fen, 40, 0.5)]);
+            d.positions[0].terms = Some(150);
             let p = d.positions[0];
             let mut g = net.zeros_like();
-            position(&net, &d, &p, 180.0, 0.5, Some(&mut g));
+            position(&net, &d, &p, 180.0, 0.5, share, Some(&mut g));
             let f = input_of(&spec, p.side as usize, d.items_of(&p)[3], 0);
             // The same piece seen by the colour after the one to move.
             let next = (p.side as usize + 1) % spec.colours;
@@ -1126,13 +1176,13 @@ mod tests {
                 plus.params_mut()[param][i] += e;
                 let mut minus = net.clone();
                 minus.params_mut()[param][i] -= e;
-                let numeric = (position(&plus, &d, &p, 180.0, 0.5, None)
-                    - position(&minus, &d, &p, 180.0, 0.5, None))
+                let numeric = (position(&plus, &d, &p, 180.0, 0.5, share, None)
+                    - position(&minus, &d, &p, 180.0, 0.5, share, None))
                     / (2.0 * e);
                 let analytic = g.params()[param][i];
                 assert!(
                     (numeric - analytic).abs() <= 1e-3 + 0.05 * analytic.abs(),
-                    "{}: param {param}[{i}]: numeric {numeric} analytic {analytic}",
+                    "{} (share {share}): param {param}[{i}]: numeric {numeric} analytic {analytic}",
                     v.name()
                 );
             }
@@ -1170,7 +1220,7 @@ mod tests {
             let d = data(v, &[(&fen, 40, 0.5)]);
             let p = d.positions[0];
             let mut g = net.zeros_like();
-            position(&net, &d, &p, 180.0, 0.5, Some(&mut g));
+            position(&net, &d, &p, 180.0, 0.5, 0.0, Some(&mut g));
             // Two of the factors the position turns on: its first piece's and its last's.
             let us = p.side as usize;
             let seen = net.inputs_seen(us, d.items_of(&p), 0);
@@ -1193,8 +1243,8 @@ mod tests {
                 plus.params_mut()[param][i] += e;
                 let mut minus = net.clone();
                 minus.params_mut()[param][i] -= e;
-                let numeric = (position(&plus, &d, &p, 180.0, 0.5, None)
-                    - position(&minus, &d, &p, 180.0, 0.5, None))
+                let numeric = (position(&plus, &d, &p, 180.0, 0.5, 0.0, None)
+                    - position(&minus, &d, &p, 180.0, 0.5, 0.0, None))
                     / (2.0 * e);
                 let analytic = g.params()[param][i];
                 checked += (analytic != 0.0) as usize;
@@ -1344,7 +1394,12 @@ mod tests {
         )
         .unwrap();
         let err = |r: Result<(Data, Data), String>| r.err().unwrap();
-        let e = err(read(&[long.to_string_lossy().into()], Variant::Chess, 20));
+        let e = err(read(
+            &[long.to_string_lossy().into()],
+            Variant::Chess,
+            20,
+            false,
+        ));
         assert!(e.contains(":1: a line longer than") && e.len() < 300, "{e}");
         let e = crate::tuning::data::read(long.to_str().unwrap(), Variant::Chess)
             .err()
@@ -1434,6 +1489,66 @@ mod tests {
         )
         .unwrap();
         assert!(last < before * 0.5, "loss {before} -> {last}");
+    }
+
+    /// Trained blended with terms that misjudge the positions, a network learns what the
+    /// terms miss: the blended loss falls, and where the terms say -300 of a position whose
+    /// search said +300 the network alone goes past +300, as a network trained alone on the
+    /// same positions does not.
+    #[test]
+    fn a_network_trained_blended_corrects_the_terms() {
+        let fens = [
+            ("4k3/8/8/8/8/8/PPPP4/4K3 w - - 0 1", 300, 1.0, -300),
+            ("4k3/pppp4/8/8/8/8/8/4K3 w - - 0 1", -300, 0.0, 0),
+            ("4k3/8/8/8/8/8/8/3QK3 b - - 0 1", 900, 1.0, 0),
+            ("3qk3/8/8/8/8/8/8/4K3 b - - 0 1", -900, 0.0, 200),
+        ];
+        let spec = Spec::of(Variant::Chess);
+        let set = || {
+            let mut b = Builder::default();
+            for &(fen, score, result, terms) in &fens {
+                let g = AnyGame::from_fen(Variant::Chess, fen).unwrap();
+                with_game!(&g, g => b.add(&spec, g, score, result, Some(terms)));
+            }
+            b.done()
+        };
+        let validation = set();
+        assert!(validation.terms_known());
+        let own_value = |blend: bool| {
+            let config = Config {
+                epochs: 60,
+                batch: 2,
+                rate: 0.01,
+                lambda: 0.0,
+                blend,
+                ..Config::default()
+            };
+            let mut net = FloatNet::random(&spec, 64, 8, 1);
+            net.terms_share = 50;
+            let before = blended_loss(&net, &validation, &config).unwrap();
+            train(
+                &mut net,
+                &mut set(),
+                &validation,
+                &config,
+                &mut |_, _, _| {},
+                &mut |_| Ok(()),
+            )
+            .unwrap();
+            let after = blended_loss(&net, &validation, &config).unwrap();
+            (
+                net.output_of(&validation, &validation.positions[0]).0,
+                before,
+                after,
+            )
+        };
+        let (blended, before, after) = own_value(true);
+        assert!(after < before * 0.5, "blended loss {before} -> {after}");
+        let (alone, _, _) = own_value(false);
+        assert!(
+            alone < 400.0 && blended > 500.0,
+            "alone {alone}, blended {blended}"
+        );
     }
 
     /// Chess's network carried into Pole Chess's: every chess input is carried, the Pole's
