@@ -68,26 +68,31 @@ fn a_file_variant_gets_a_network_from_its_own_games() {
     let data = data.to_string_lossy();
     let net = dir.join("raumschach.net");
     let net = net.to_string_lossy();
-    let said = run(&[
-        "--variant-file",
-        &file,
-        "datagen",
-        "--variant",
-        "raumschach",
-        "--games",
-        "4",
-        "--nodes",
-        "300",
-        "--random-plies",
-        "6",
-        "--seed",
-        "3",
-        "--out",
-        &data,
-    ]);
+    // Four games of seed `seed` into `out` (binary or text by its name).
+    let datagen = |seed: &str, out: &str| {
+        run(&[
+            "--variant-file",
+            &file,
+            "datagen",
+            "--variant",
+            "raumschach",
+            "--games",
+            "4",
+            "--nodes",
+            "300",
+            "--random-plies",
+            "6",
+            "--seed",
+            seed,
+            "--out",
+            out,
+        ])
+    };
+    let said = datagen("3", &data);
     assert!(said.contains("4 games"), "{said}");
-    // The arguments of training into `out`, one epoch unless `extra` says otherwise.
-    let train_args = |out: &str, extra: &[&str]| -> Vec<String> {
+    // The arguments of training on `games` into `out`, one epoch unless `extra` says
+    // otherwise.
+    let train_args_on = |games: &str, out: &str, extra: &[&str]| -> Vec<String> {
         let mut args = vec![
             "--variant-file",
             &file,
@@ -95,7 +100,7 @@ fn a_file_variant_gets_a_network_from_its_own_games() {
             "--variant",
             "raumschach",
             "--data",
-            &data,
+            games,
             "--hidden",
             "32",
             "--batch",
@@ -111,6 +116,7 @@ fn a_file_variant_gets_a_network_from_its_own_games() {
         }
         args.into_iter().map(String::from).collect()
     };
+    let train_args = |out: &str, extra: &[&str]| train_args_on(&data, out, extra);
     let train = |out: &str, extra: &[&str]| {
         let args = train_args(out, extra);
         run(&args.iter().map(String::as_str).collect::<Vec<_>>())
@@ -231,24 +237,12 @@ fn a_file_variant_gets_a_network_from_its_own_games() {
     assert_eq!(std::fs::read(&*blended).unwrap(), b);
     let text_data = dir.join("games.txt");
     let text_data = text_data.to_string_lossy();
-    run(&[
-        "--variant-file",
-        &file,
-        "datagen",
-        "--variant",
-        "raumschach",
-        "--games",
-        "4",
-        "--nodes",
-        "300",
-        "--seed",
-        "4",
-        "--out",
+    datagen("4", &text_data);
+    let args = train_args_on(
         &text_data,
-    ]);
-    let mut args = train_args(&blended, &["--init", &blended, "--rate", "0.01"]);
-    let at = args.iter().position(|a| a == &*data).unwrap();
-    args[at] = text_data.to_string();
+        &blended,
+        &["--init", &blended, "--rate", "0.01"],
+    );
     let said = run(&args.iter().map(String::as_str).collect::<Vec<_>>());
     assert!(
         said.contains("blended 60/40 with the terms")
