@@ -209,32 +209,24 @@ fn a_file_variant_gets_a_network_from_its_own_games() {
         out.contains("\nbestmove ") && !out.contains("error"),
         "{out}"
     );
+    // Training into `blended` with `extra` fails saying `says`, and leaves the file alone.
+    let refused = |extra: &[&str], says: &str| {
+        let out = Command::new(strata())
+            .args(train_args(&blended, extra))
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success() && text.contains(says), "{text}");
+        assert_eq!(std::fs::read(&*blended).unwrap(), b);
+    };
     // A share of 100 % or more is refused before anything is read.
-    let refused = Command::new(strata())
-        .args(train_args(
-            &blended,
-            &["--init", &linear, "--epochs", "0", "--terms-share", "100"],
-        ))
-        .output()
-        .unwrap();
-    let text = String::from_utf8_lossy(&refused.stderr);
-    assert!(
-        !refused.status.success() && text.contains("--terms-share 100: 0 to 99"),
-        "{text}"
+    refused(
+        &["--init", &linear, "--epochs", "0", "--terms-share", "100"],
+        "--terms-share 100: 0 to 99",
     );
-    assert_eq!(std::fs::read(&*blended).unwrap(), b);
     // Trained with a share, a network is trained blended, which needs every position's
     // terms: binary records are refused (the file left alone), text positions train it.
-    let refused = Command::new(strata())
-        .args(train_args(&blended, &["--init", &blended]))
-        .output()
-        .unwrap();
-    let text = String::from_utf8_lossy(&refused.stderr);
-    assert!(
-        !refused.status.success() && text.contains("text data files only"),
-        "{text}"
-    );
-    assert_eq!(std::fs::read(&*blended).unwrap(), b);
+    refused(&["--init", &blended], "text data files only");
     let text_data = dir.join("games.txt");
     let text_data = text_data.to_string_lossy();
     datagen("4", &text_data);

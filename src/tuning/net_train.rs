@@ -771,15 +771,13 @@ pub fn mean_loss(net: &FloatNet, data: &Data, config: &Config) -> f64 {
     }
     let parts = config.threads.max(1);
     let chunk = data.len().div_ceil(parts);
+    let share = config.share(net);
     let total: f64 = std::thread::scope(|s| {
         let handles: Vec<_> = data
             .positions
             .chunks(chunk)
             .map(|c| {
-                s.spawn(move || {
-                    let share = config.share(net);
-                    batch_part(net, data, c, config.k, config.lambda, share, None)
-                })
+                s.spawn(move || batch_part(net, data, c, config.k, config.lambda, share, None))
             })
             .collect();
         handles.into_iter().map(|h| h.join().unwrap()).sum()
@@ -899,6 +897,7 @@ pub fn train(
         for (bi, batch) in data.positions.chunks(config.batch).enumerate() {
             let chunk = batch.len().div_ceil(parts);
             let frozen: &FloatNet = net;
+            let share = config.share(frozen);
             loss += std::thread::scope(|s| {
                 let handles: Vec<_> = batch
                     .chunks(chunk)
@@ -908,7 +907,6 @@ pub fn train(
                             for v in g.params_mut() {
                                 v.iter_mut().for_each(|x| *x = 0.0);
                             }
-                            let share = config.share(frozen);
                             batch_part(frozen, data, c, config.k, config.lambda, share, Some(g))
                         })
                     })
@@ -1138,8 +1136,8 @@ mod tests {
     }
 
     /// The analytic gradient agrees with finite differences of the loss, in chess, with
-    /// pieces in reserve and with four colours.
-    /// Alone and blended with the terms (a share of 0.4 of a terms' value of 150).
+    /// pieces in reserve and with four colours, alone and blended with the terms (a share
+    /// of 0.4 of a terms' value of 150).
     #[test]
     fn the_gradient_is_the_loss_derivative() {
         for ((v, fen), share) in samples()
