@@ -8,6 +8,7 @@
 use std::sync::LazyLock;
 
 use crate::rules::bitset::{BitSet, Cell};
+use crate::rules::chess::tables as chess;
 use crate::rules::geometry::{Geometry, GeometrySpec, LevelSpec, Vector};
 use crate::rules::piece::Colour;
 use crate::rules::zobrist::Zobrist;
@@ -44,9 +45,10 @@ pub const LETTERS: [char; 7] = ['P', 'N', 'B', 'R', 'Q', 'K', 'C'];
 pub const PROMOTIONS: [u8; 4] = [kind::QUEEN, kind::ROOK, kind::BISHOP, kind::KNIGHT];
 
 /// Slider directions: in-level orthogonal (0..4), in-level diagonal (4..8), straight down and
-/// up (8..10). The move generator slides with single-word rays within a level and steps
-/// through the levels ([`rook_attacks`], [`bishop_attacks`]); the geometry's own rays, built
-/// from these directions, only check them in a test.
+/// up (8..10). Within a level a slider moves as on a chessboard, so the move generator looks
+/// its slides up in chess's magic tables and steps through the levels ([`rook_attacks`],
+/// [`bishop_attacks`]); the geometry's own rays, built from these directions, only check them
+/// in a test.
 pub const DIRECTIONS: [Vector; 10] = [
     [1, 0, 0],
     [-1, 0, 0],
@@ -139,10 +141,9 @@ pub struct Tables {
     pub castling: [[Castling; 2]; 4],
     /// Castling rights that survive a move touching the cell.
     pub castle_keep: Vec<u8>,
-    /// Per cell, the in-level rays of directions 0..8 as bits of the cell's level word.
-    pub level_rays: Vec<[u64; 8]>,
-    /// Whether cell numbers grow along each in-level direction.
-    pub level_ray_increasing: [bool; 8],
+    /// Chess's tables: a level is an 8x8 board numbered as chess's (`y * 8 + x`), so its
+    /// Rook and Bishop slides are chess's, looked up by occupancy in one step.
+    pub level: &'static chess::Tables,
 }
 
 /// The cell at (x, y, z), all in 0..8 / 0..4.
@@ -192,17 +193,6 @@ fn geometry(directions: &[Vector]) -> Geometry<4> {
         holes: Vec::new(),
         directions: directions.to_vec(),
     })
-}
-
-/// The in-level ray from `cell` along `v` (a planar direction), as its level's word.
-fn level_ray(geo: &Geometry<4>, cell: Cell, v: Vector) -> u64 {
-    let mut ray = 0;
-    let mut c = cell;
-    while let Some(n) = geo.step(c, v) {
-        ray |= 1 << (n & 63);
-        c = n;
-    }
-    ray
 }
 
 /// The board's tables, built on first use.
@@ -381,16 +371,8 @@ pub static TABLES: LazyLock<Tables> = LazyLock::new(|| {
             castle_keep[cs.rook_from] &= !bit;
         }
     }
-    let level_rays = (0..geo.cells())
-        .map(|c| std::array::from_fn(|d| level_ray(&geo, c, DIRECTIONS[d])))
-        .collect();
-    let level_ray_increasing = std::array::from_fn(|d| {
-        let v = DIRECTIONS[d];
-        (v[1], v[0]) > (0, 0)
-    });
     Tables {
-        level_rays,
-        level_ray_increasing,
+        level: &chess::TABLES,
         zobrist: Zobrist::new("future-generation", geo.cells(), Z_EXTRA),
         king: geo.leap_table(&king_v),
         knight: geo.leap_table(&knight_vectors(false)),
@@ -418,23 +400,6 @@ pub const fn castle_bit(colour: Colour, side: usize) -> u8 {
     1 << (colour.0 as usize * 2 + side)
 }
 
-/// The cells a slider on `from` reaches within its level in direction `d` (0..8): each level
-/// is one word of the bitset, so this is the classical single-word ray lookup.
-#[inline(always)]
-fn level_slide(t: &Tables, from: Cell, d: usize, occ: u64) -> u64 {
-    let ray = t.level_rays[from][d];
-    let blockers = ray & occ;
-    if blockers == 0 {
-        return ray;
-    }
-    let b = if t.level_ray_increasing[d] {
-        blockers.trailing_zeros()
-    } else {
-        63 - blockers.leading_zeros()
-    } as usize;
-    ray & !t.level_rays[(from & !63) | b][d]
-}
-
 /// The cells a slider on `from` reaches straight down and up through the levels.
 #[inline(always)]
 fn vertical_slides(from: Cell, occ: Bb) -> Bb {
@@ -459,12 +424,8 @@ fn vertical_slides(from: Cell, occ: Bb) -> Bb {
 #[inline(always)]
 pub fn rook_attacks(t: &Tables, from: Cell, occ: Bb) -> Bb {
     let z = from >> 6;
-    let o = occ.0[z];
     let mut r = vertical_slides(from, occ);
-    r.0[z] |= level_slide(t, from, 0, o)
-        | level_slide(t, from, 1, o)
-        | level_slide(t, from, 2, o)
-        | level_slide(t, from, 3, o);
+    r.0[z] |= chess::rook_attacks(t.level, from & 63, BitSet([occ.0[z]])).0[0];
     r
 }
 
@@ -472,12 +433,8 @@ pub fn rook_attacks(t: &Tables, from: Cell, occ: Bb) -> Bb {
 #[inline(always)]
 pub fn bishop_attacks(t: &Tables, from: Cell, occ: Bb) -> Bb {
     let z = from >> 6;
-    let o = occ.0[z];
     let mut r = t.bishop_step[from];
-    r.0[z] |= level_slide(t, from, 4, o)
-        | level_slide(t, from, 5, o)
-        | level_slide(t, from, 6, o)
-        | level_slide(t, from, 7, o);
+    r.0[z] |= chess::bishop_attacks(t.level, from & 63, BitSet([occ.0[z]])).0[0];
     r
 }
 
