@@ -261,9 +261,14 @@ pub fn run(args: Args) -> Result<(), String> {
         }
     ));
     if let Some(loss) = terms_loss(&validation, &config) {
-        say(&format!(
-            "the evaluation by terms: validation loss {loss:.6}"
-        ));
+        // With a share, the validation positions carry the terms the network blends with
+        // (`Evaluate::blend_terms`), which may be fewer than the whole evaluation.
+        let what = if net.terms_share > 0 {
+            "the terms it blends with, alone"
+        } else {
+            "the evaluation by terms"
+        };
+        say(&format!("{what}: validation loss {loss:.6}"));
     }
     let alone = Config {
         blend: false,

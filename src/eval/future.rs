@@ -12,7 +12,7 @@
 use std::sync::LazyLock;
 
 use super::geometry::typical_mobility;
-use super::standard::{FIRST_OWN_TERM, Profile, record, side_terms, standard_terms};
+use super::standard::{FIRST_OWN_TERM, Profile, reach_terms, record, side_terms, standard_terms};
 use super::weights;
 use super::{ClockPlan, Evaluate, Score, Trace};
 use crate::rules::Game;
@@ -116,21 +116,54 @@ pub fn weights() -> &'static super::weights::Weights {
 }
 
 impl FuturePosition {
+    /// The zone around `c`'s King (empty when it is gone or its colour eliminated).
+    fn king_zone(&self, c: Colour) -> Bb {
+        match self.king_cell(c) {
+            Some(k) if !self.is_eliminated(c) => TABLES.king[k],
+            _ => Bb::EMPTY,
+        }
+    }
+
+    /// The zones around `us`'s King and around the other team's Kings.
+    fn zones(&self, us: Colour) -> (Bb, Bb) {
+        let enemy = self.king_zone(Colour(us.0 ^ 1)) | self.king_zone(Colour(us.0 ^ 3));
+        (self.king_zone(us), enemy)
+    }
+
+    /// `us`'s King attacked by the other team (which captures Kings).
+    fn danger(&self, us: Colour) -> Score {
+        match self.king_cell(us) {
+            Some(k) if self.attacked_by_team(k, 1 - us.team()) => KING_ATTACKED,
+            _ => Score::default(),
+        }
+    }
+
+    /// The terms of `us` a network blends with ([`Evaluate::blend_terms`]): mobility, King
+    /// shelter, attack on the enemy Kings' zones, and its own King attacked.
+    fn reach_safety(&self, us: Colour, phase: &mut i32) -> Score {
+        let (own_zone, enemy_zone) = self.zones(us);
+        let reach = |c| self.piece_reach(c);
+        let shared = reach_terms(
+            &PROFILE,
+            self.board(),
+            us,
+            reach,
+            own_zone,
+            enemy_zone,
+            phase,
+        );
+        shared + PROFILE.weights.apply(KING_ATTACKED_TERM, self.danger(us))
+    }
+
     fn colour_terms<T: Trace>(&self, us: Colour, trace: &mut T, phase: &mut i32) -> Score {
-        let t = &*TABLES;
-        let zone = |c: Colour| -> Bb {
-            match self.king_cell(c) {
-                Some(k) if !self.is_eliminated(c) => t.king[k],
-                _ => Bb::EMPTY,
-            }
-        };
-        let enemy_zone = zone(Colour(us.0 ^ 1)) | zone(Colour(us.0 ^ 3));
+        let (own_zone, enemy_zone) = self.zones(us);
+        let reach = |c| self.piece_reach(c);
         let shared = side_terms(
             &PROFILE,
             self.board(),
             us,
-            |c| self.piece_reach(c),
-            zone(us),
+            reach,
+            own_zone,
             enemy_zone,
             trace,
             phase,
@@ -140,14 +173,10 @@ impl FuturePosition {
         } else {
             Score::default()
         };
-        let danger = match self.king_cell(us) {
-            Some(k) if self.attacked_by_team(k, 1 - us.team()) => KING_ATTACKED,
-            _ => Score::default(),
-        };
         let w = &PROFILE.weights;
         shared
             + record(trace, w, UNLOCKED_TERM, us, unlocked)
-            + record(trace, w, KING_ATTACKED_TERM, us, danger)
+            + record(trace, w, KING_ATTACKED_TERM, us, self.danger(us))
     }
 }
 
@@ -173,6 +202,28 @@ impl Evaluate for FuturePosition {
             self.team_to_move() == 0,
             TEMPO,
             trace,
+        )
+    }
+
+    /// A network blends with the terms that come from the pieces' reach (mobility and King
+    /// safety) and the King attacked: it learns material, placement and pawn progress from
+    /// its inputs, but not these, and they cost a fraction of the whole.
+    fn blend_terms(&self) -> i32 {
+        let mut phase_sum = 0;
+        let mut team = [Score::default(); 2];
+        for c in 0..4u8 {
+            let colour = Colour(c);
+            if !self.is_eliminated(colour) {
+                team[colour.team()] += self.reach_safety(colour, &mut phase_sum);
+            }
+        }
+        PROFILE.finish(
+            team[0],
+            team[1],
+            phase_sum,
+            self.team_to_move() == 0,
+            TEMPO,
+            &mut super::NoTrace,
         )
     }
 
@@ -240,5 +291,47 @@ mod tests {
             mobility.iter().any(|s| *s != Score::default()),
             "{mobility:?}"
         );
+    }
+
+    /// The terms a network blends with are exactly the full evaluation's mobility and King
+    /// terms (shelter, attack on the enemy Kings, own King attacked), tapered at its phase,
+    /// plus the tempo: along random games, including ones where a colour is eliminated and
+    /// where Kings come under attack.
+    #[test]
+    fn a_network_blends_with_the_mobility_and_king_terms_alone() {
+        use super::super::Breakdown;
+        use crate::rules::MoveList;
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::StdRng::seed_from_u64(5);
+        let (mut attacked, mut eliminated, mut differs) = (false, false, false);
+        for _ in 0..12 {
+            let mut p = FuturePosition::startpos();
+            for _ in 0..300 {
+                let mut full = Breakdown::default();
+                let all = p.evaluate_with(&mut full);
+                let mut team = [Score::default(); 2];
+                for &(name, t0, t1) in &full.terms {
+                    let kept = ["king shelter", "king attack", "king attacked"].contains(&name)
+                        || name.ends_with("mobility");
+                    if kept {
+                        team[0] += t0;
+                        team[1] += t1;
+                        attacked |= name == "king attack" && (t0, t1) != Default::default();
+                    }
+                }
+                let v = (team[0] - team[1]).taper(full.phase);
+                let v = if p.team_to_move() == 0 { v } else { -v };
+                assert_eq!(p.blend_terms(), v + TEMPO, "{}", p.fen());
+                differs |= p.blend_terms() != all;
+                eliminated |= (0..4).any(|c| p.is_eliminated(Colour(c)));
+                let mut list = MoveList::new();
+                p.generate(&mut list);
+                if list.is_empty() || p.outcome().is_some() {
+                    break;
+                }
+                p.make(list.as_slice()[rng.gen_range(0..list.len())]);
+            }
+        }
+        assert_eq!((attacked, eliminated, differs), (true, true, true));
     }
 }

@@ -207,9 +207,7 @@ pub trait Evaluate: nnue::NetView + Game {
     /// ([`nnue::Net::terms_share`]), else the terms.
     fn evaluate(&self) -> i32 {
         match nnue::current(self.variant()) {
-            Some(net) => net.blend(net.evaluate_fresh(self), || {
-                self.evaluate_with(&mut NoTrace)
-            }),
+            Some(net) => net.blend(net.evaluate_fresh(self), || self.blend_terms()),
             None => self.evaluate_with(&mut NoTrace),
         }
     }
@@ -221,9 +219,17 @@ pub trait Evaluate: nnue::NetView + Game {
     #[inline(always)]
     fn evaluate_cached(&self, cache: &mut nnue::EvalCache) -> i32 {
         match cache.evaluate(self) {
-            Some(v) => cache.blend(v, || self.evaluate_with(&mut NoTrace)),
+            Some(v) => cache.blend(v, || self.blend_terms()),
             None => self.evaluate_with(&mut NoTrace),
         }
+    }
+
+    /// The hand-written terms a network blends with where its file gives them a share
+    /// ([`nnue::Net::terms_share`]), from the point of view of the team to move: all of
+    /// them by default. A variant whose networks learn the rest may blend with fewer,
+    /// cheaper ones; `train-net --terms-share` trains with the same.
+    fn blend_terms(&self) -> i32 {
+        self.evaluate_with(&mut NoTrace)
     }
 
     /// A piece's material value in centipawns (for move ordering and pruning margins; a King

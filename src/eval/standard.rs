@@ -327,6 +327,67 @@ pub fn record<T: Trace>(
     w
 }
 
+/// What one colour's pieces reach: mobility by kind and the attack on the enemy King's zone.
+#[derive(Default)]
+struct Reach {
+    mobility: [Score; MAX_KINDS],
+    attackers: i32,
+    attack_units: i32,
+}
+
+impl Reach {
+    /// Adds a piece of kind `ku` of the colour whose pieces are `own`, attacking `att`.
+    #[inline(always)]
+    fn add<const W: usize>(
+        &mut self,
+        p: &Profile,
+        ku: usize,
+        att: BitSet<W>,
+        own: BitSet<W>,
+        enemy_king_zone: BitSet<W>,
+    ) {
+        let cells = p.centre.len();
+        let reached = (att.and_not(own).len() as usize).min(cells);
+        self.mobility[ku] += p.mobility_score[ku * (cells + 1) + reached];
+        let near = (att & enemy_king_zone).len() as i32;
+        if near > 0 {
+            self.attackers += 1;
+            self.attack_units += near;
+        }
+    }
+
+    /// Mobility, the shelter of `us`'s King (its pieces `own` in `own_king_zone`) and the
+    /// attack (with two attackers or more), weighted and recorded.
+    fn terms<const W: usize, T: Trace>(
+        &self,
+        p: &Profile,
+        trace: &mut T,
+        us: Colour,
+        own: BitSet<W>,
+        own_king_zone: BitSet<W>,
+    ) -> Score {
+        let shelter = (own_king_zone & own).len() as i32;
+        let shelter = Score(SHELTER * shelter.min(SHELTER_MAX), 0);
+        let mut attack = Score::default();
+        if self.attackers >= 2 {
+            attack = Score(
+                (self.attack_units * self.attackers * KING_ATTACK).min(KING_ATTACK_MAX),
+                0,
+            );
+        }
+        let w = &p.weights;
+        by_kind(
+            trace,
+            w,
+            MOBILITY_TERM,
+            &p.mobility_term,
+            us,
+            &self.mobility,
+        ) + record(trace, w, SHELTER_TERM, us, shelter)
+            + record(trace, w, KING_ATTACK_TERM, us, attack)
+    }
+}
+
 /// The shared terms of `us`'s pieces. `attacks(cell)` lists the cells the piece on `cell`
 /// attacks; `own_king_zone` and `enemy_king_zone` are the cells around each King (empty when
 /// a King is gone). Adds the pieces' phase weights to `phase`.
@@ -344,10 +405,8 @@ pub fn side_terms<const W: usize, T: Trace>(
     let own = board.colour(us);
     let mut material = [Score::default(); MAX_KINDS];
     let mut placement = Score::default();
-    let mut mobility = [Score::default(); MAX_KINDS];
     let mut pawns = Score::default();
-    let mut attack_units = 0;
-    let mut attackers = 0;
+    let mut reach = Reach::default();
     let cells = p.centre.len();
     for cell in own {
         let k = board.piece_at(cell).kind();
@@ -362,31 +421,45 @@ pub fn side_terms<const W: usize, T: Trace>(
             pawns += p.progress_score[us.idx()][cell];
             continue;
         }
-        let att = attacks(cell);
-        let reached = (att.and_not(own).len() as usize).min(cells);
-        mobility[ku] += p.mobility_score[ku * (cells + 1) + reached];
-        let near = (att & enemy_king_zone).len() as i32;
-        if near > 0 {
-            attackers += 1;
-            attack_units += near;
-        }
-    }
-    let shelter = (own_king_zone & own).len() as i32;
-    let shelter = Score(SHELTER * shelter.min(SHELTER_MAX), 0);
-    let mut attack = Score::default();
-    if attackers >= 2 {
-        attack = Score(
-            (attack_units * attackers * KING_ATTACK).min(KING_ATTACK_MAX),
-            0,
-        );
+        reach.add(p, ku, attacks(cell), own, enemy_king_zone);
     }
     let w = &p.weights;
     by_kind(trace, w, MATERIAL_TERM, &p.material_term, us, &material)
         + record(trace, w, CENTRALITY_TERM, us, placement)
         + record(trace, w, PAWN_TERM, us, pawns)
-        + by_kind(trace, w, MOBILITY_TERM, &p.mobility_term, us, &mobility)
-        + record(trace, w, SHELTER_TERM, us, shelter)
-        + record(trace, w, KING_ATTACK_TERM, us, attack)
+        + reach.terms(p, trace, us, own, own_king_zone)
+}
+
+/// The terms of [`side_terms`] that come from the pieces' reach, mobility and King safety
+/// (the shelter of `us`'s King, `us`'s attack on the enemy King's zone), weighted as there:
+/// what a network blends with ([`super::Evaluate::blend_terms`]), since it learns material,
+/// centrality and pawn progress from its inputs but not these. Adds `us`'s phase weights to
+/// `phase`, counted by kind.
+pub fn reach_terms<const W: usize>(
+    p: &Profile,
+    board: &Board<W>,
+    us: Colour,
+    attacks: impl Fn(Cell) -> BitSet<W>,
+    own_king_zone: BitSet<W>,
+    enemy_king_zone: BitSet<W>,
+    phase: &mut i32,
+) -> Score {
+    let own = board.colour(us);
+    for (k, &w) in p.phase.iter().enumerate() {
+        if w != 0 {
+            *phase += w * (board.kind(k as Kind) & own).len() as i32;
+        }
+    }
+    let mut pieces = own.and_not(board.kind(p.king));
+    if let Some(pawn) = p.pawn {
+        pieces = pieces.and_not(board.kind(pawn));
+    }
+    let mut reach = Reach::default();
+    for cell in pieces {
+        let ku = board.piece_at(cell).kind() as usize;
+        reach.add(p, ku, attacks(cell), own, enemy_king_zone);
+    }
+    reach.terms(p, &mut super::NoTrace, us, own, own_king_zone)
 }
 
 /// Records a per-kind score: the kinds under `shared` together, each other kind under its

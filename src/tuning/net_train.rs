@@ -274,10 +274,10 @@ pub fn read(
                 AnyGame::from_fen(variant, &sample.fen).map_err(|e| format!("{path}:{n}: {e}"))?;
             with_game!(&position, g => {
                 if holdout > 0 && game % holdout == holdout - 1 {
-                    let value = g.evaluate_with(&mut NoTrace);
+                    let value = if terms { g.blend_terms() } else { g.evaluate_with(&mut NoTrace) };
                     validation.add(&spec, g, sample.score, sample.result, Some(value));
                 } else {
-                    let value = terms.then(|| g.evaluate_with(&mut NoTrace));
+                    let value = terms.then(|| g.blend_terms());
                     train.add(&spec, g, sample.score, sample.result, value);
                 }
             });

@@ -825,7 +825,7 @@ mod tests {
             let (got, own, terms) = with_game!(&p, g => (
                 g.evaluate_cached(&mut cache),
                 alone.evaluate_fresh(g),
-                g.evaluate_with(&mut crate::eval::NoTrace),
+                g.blend_terms(),
             ));
             assert_eq!(got, ((own as i64 * 70 + terms as i64 * 30) / 100) as i32);
             assert_eq!(got, net::blend(own, terms, 30));
