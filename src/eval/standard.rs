@@ -236,11 +236,15 @@ impl Profile {
 
     /// Sets the total phase weight from a start position's board.
     pub fn with_start<const W: usize>(mut self, start: &Board<W>) -> Self {
-        self.phase_total = (0..MAX_KINDS)
-            .map(|k| self.phase[k] * start.kind(k as Kind).len() as i32)
-            .sum::<i32>()
-            .max(1);
+        self.phase_total = self.phase_weight(start, start.occupied()).max(1);
         self
+    }
+
+    /// The summed phase weights of the pieces on `board` among `among`.
+    pub fn phase_weight<const W: usize>(&self, board: &Board<W>, among: BitSet<W>) -> i32 {
+        (0..MAX_KINDS)
+            .map(|k| self.phase[k] * (board.kind(k as Kind) & among).len() as i32)
+            .sum()
     }
 
     /// A piece's material value.
@@ -252,11 +256,16 @@ impl Profile {
     /// Whether `us` has a piece besides its pawns and King, so that zugzwang is unlikely and
     /// null-move pruning sound.
     pub fn has_pieces<const W: usize>(&self, board: &Board<W>, us: Colour) -> bool {
+        self.pieces(board, us).any()
+    }
+
+    /// `us`'s pieces besides its pawns and King.
+    pub fn pieces<const W: usize>(&self, board: &Board<W>, us: Colour) -> BitSet<W> {
         let mut others = board.colour(us).and_not(board.kind(self.king));
         if let Some(pawn) = self.pawn {
             others = others.and_not(board.kind(pawn));
         }
-        others.any()
+        others
     }
 
     /// The evaluation of a two-colour position for `side_to_move`: `terms(colour, trace,
@@ -434,7 +443,7 @@ pub fn side_terms<const W: usize, T: Trace>(
 /// (the shelter of `us`'s King, `us`'s attack on the enemy King's zone), weighted as there:
 /// what a network blends with ([`super::Evaluate::blend_terms`]), since it learns material,
 /// centrality and pawn progress from its inputs but not these. Adds `us`'s phase weights to
-/// `phase`, counted by kind.
+/// `phase`.
 pub fn reach_terms<const W: usize>(
     p: &Profile,
     board: &Board<W>,
@@ -445,17 +454,9 @@ pub fn reach_terms<const W: usize>(
     phase: &mut i32,
 ) -> Score {
     let own = board.colour(us);
-    for (k, &w) in p.phase.iter().enumerate() {
-        if w != 0 {
-            *phase += w * (board.kind(k as Kind) & own).len() as i32;
-        }
-    }
-    let mut pieces = own.and_not(board.kind(p.king));
-    if let Some(pawn) = p.pawn {
-        pieces = pieces.and_not(board.kind(pawn));
-    }
+    *phase += p.phase_weight(board, own);
     let mut reach = Reach::default();
-    for cell in pieces {
+    for cell in p.pieces(board, us) {
         let ku = board.piece_at(cell).kind() as usize;
         reach.add(p, ku, attacks(cell), own, enemy_king_zone);
     }
