@@ -712,6 +712,64 @@ fn movetime_is_spent_whole() {
     );
 }
 
+/// The field `name` of an `info` line, as a number.
+fn info_number(line: &str, name: &str) -> u64 {
+    let t: Vec<&str> = line.split_whitespace().collect();
+    let i = t.iter().position(|&w| w == name).expect(name);
+    t[i + 1].parse().expect("a number")
+}
+
+/// A search stopped by its limit inside an iteration sends its answer again, as Stockfish
+/// does: the last `info` line before `bestmove` counts every node and all the time spent
+/// (a GUI or `strata match --pgnout nodes=true` takes a move's figures from it) and its line
+/// starts with the move played. Before, it was the last completed iteration's line, which
+/// showed half the nodes of a `go movetime`.
+#[test]
+fn the_last_info_line_counts_the_whole_search() {
+    for (variant, threads) in [("chess", 1), ("chess", 2), ("future-generation", 1)] {
+        let (lines, status) = session(&format!(
+            "setoption name UCI_Variant value {variant}\n\
+             setoption name Threads value {threads}\n\
+             position startpos\ngo nodes 40000\n#wait\n\
+             position startpos\ngo movetime 400\n#wait\nquit\n"
+        ));
+        assert!(status.success());
+        let best = bestmove(&lines);
+        assert_eq!(best.len(), 2, "{lines:?}");
+        for (k, answer) in lines
+            .iter()
+            .enumerate()
+            .filter(|(_, l)| l.starts_with("bestmove "))
+            .enumerate()
+        {
+            let last = lines[..answer.0]
+                .iter()
+                .rev()
+                .find(|l| l.starts_with("info depth "))
+                .expect("an info line before bestmove");
+            let pv = last.split(" pv ").nth(1).expect("a pv");
+            assert_eq!(
+                pv.split_whitespace().next(),
+                Some(best[k]),
+                "{variant}, {threads} threads: the last line {last} is not the answer's"
+            );
+            if k == 0 {
+                let nodes = info_number(last, "nodes");
+                assert!(
+                    nodes >= 40000,
+                    "{variant}, {threads} threads: go nodes 40000 ends on {last}"
+                );
+            } else {
+                let ms = info_number(last, "time");
+                assert!(
+                    ms >= 300,
+                    "{variant}, {threads} threads: go movetime 400 ends on {last}"
+                );
+            }
+        }
+    }
+}
+
 /// Issue 70, finding 6: with a command queued behind a long `go perft` (it waits for the
 /// count), `stop` and `isready` were never read: the input thread waited behind the queued
 /// command, for hours. Now they act at once whatever is queued, and the queued command runs

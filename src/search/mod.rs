@@ -193,6 +193,8 @@ pub struct Outcome {
     pub pv: Vec<Move>,
     /// The best root moves of the last completed depth, best first (as many as MultiPV).
     pub candidates: Vec<Candidate>,
+    /// The search stopped inside an iteration, after the last `info` line its thread sent.
+    pub interrupted: bool,
 }
 
 impl Outcome {
@@ -395,8 +397,11 @@ pub fn search<G: Evaluate>(
             .map(|(id, _)| id);
         match best {
             Some(id) => {
-                if id != 0 && results[id].depth > results[0].depth {
-                    // As Stockfish does: the answer's line is shown when a helper found it.
+                // As Stockfish does: the answer's line is shown again when a helper found it,
+                // or when the search stopped inside an iteration, so that the last `info`
+                // line before `bestmove` holds the answer and every node searched (a GUI or
+                // a match runner takes the move's depth, nodes and time from it).
+                if (id != 0 && results[id].depth > results[0].depth) || results[id].interrupted {
                     report_outcome(root, &results[id], shared, reporter);
                 }
                 results.swap_remove(id)

@@ -261,6 +261,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             }
             if self.stopped {
                 self.take_interrupted_iteration(&mut done);
+                done.interrupted = true;
                 break;
             }
             done = self.outcome_at(0, depth);
@@ -350,6 +351,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             nodes: 0,
             pv: rm.pv.clone(),
             candidates: Vec::new(),
+            interrupted: false,
         }
     }
 
