@@ -94,8 +94,8 @@ pub struct Args {
     /// Blend the network with the variant's hand-written terms when it plays: the search's
     /// evaluation is the network's and the terms' mixed, the terms at this share in percent
     /// (0 to 99; 0, the default, the network alone). The share is written in the file
-    /// (version 4), not learnt; it keeps a network learnt from few games from deciding
-    /// alone (docs/results.md, Polyhedron). The network is trained blended, to correct what
+    /// (version 4, or 5 with the name of fewer terms), not learnt; it keeps a network learnt
+    /// from few games from deciding alone (docs/results.md, Polyhedron). The network is trained blended, to correct what
     /// the terms miss, which needs text data files (each position's terms are evaluated as
     /// it is read). With --init, the default is that network's share, and --epochs 0
     /// writes it with the new share without training (any data files).

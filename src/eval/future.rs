@@ -208,6 +208,10 @@ impl Evaluate for FuturePosition {
     /// A network blends with the terms that come from the pieces' reach (mobility and King
     /// safety) and the King attacked: it learns material, placement and pawn progress from
     /// its inputs, but not these, and they cost a fraction of the whole.
+    fn blend_terms_name(&self) -> &'static str {
+        "reach"
+    }
+
     fn blend_terms(&self) -> i32 {
         let mut phase_sum = 0;
         let mut team = [Score::default(); 2];

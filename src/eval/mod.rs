@@ -232,6 +232,14 @@ pub trait Evaluate: nnue::NetView + Game {
         self.evaluate_with(&mut NoTrace)
     }
 
+    /// The name of the terms [`Evaluate::blend_terms`] gives ([`nnue::BLEND_ALL`] by
+    /// default). A network file with a share of the terms records the name it was trained
+    /// with, and is refused where the variant blends with other terms: a network learns what
+    /// its terms miss, and would be played with the wrong part missing.
+    fn blend_terms_name(&self) -> &'static str {
+        nnue::BLEND_ALL
+    }
+
     /// A piece's material value in centipawns (for move ordering and pruning margins; a King
     /// is worth more than everything else together).
     fn piece_value(&self, piece: Piece) -> i32;

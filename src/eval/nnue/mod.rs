@@ -20,7 +20,7 @@ pub mod spec;
 use std::collections::HashMap;
 use std::sync::{Arc, LazyLock, Mutex};
 
-pub use net::Net;
+pub use net::{BLEND_ALL, Net};
 pub use spec::{HAND_CAP, Spec};
 
 use crate::rules::piece::{Colour, Kind, Piece};
@@ -808,6 +808,44 @@ mod tests {
                 assert!(e.contains(says), "{e}");
             }
         }
+    }
+
+    /// Future Generation blends a network with fewer terms than all of them
+    /// (`blend_terms_name` "reach"): its blended file is written as version 5, with the
+    /// terms' name, and reads back; the same network written as version 4 (blended with all
+    /// the terms, as files were before the name) is refused with the reason, and so is a
+    /// name that is not this build's or too long.
+    #[test]
+    fn a_network_blended_with_other_terms_is_refused() {
+        let spec = Spec::of(Variant::FutureGeneration);
+        assert_eq!(spec.blend, "reach");
+        assert_eq!(Spec::of(Variant::Polyhedron).blend, net::BLEND_ALL);
+        let blended = test_net(Variant::FutureGeneration, 16).with_terms_share(50);
+        let bytes = blended.write();
+        assert_eq!(bytes[8..12], net::VERSION_BLEND_NAMED.to_le_bytes());
+        assert_eq!(Net::read(&bytes, &spec), Ok(blended.clone()));
+        // Version 4: the same bytes without the name (u16 length and "reach").
+        let at = 8 + 4 + 2 + "future-generation".len() + 8 + 6 * 4 + 8;
+        assert_eq!(bytes[at..at + 7], [5, 0, b'r', b'e', b'a', b'c', b'h']);
+        let mut old = bytes.clone();
+        old.drain(at..at + 7);
+        old[8..12].copy_from_slice(&net::VERSION_BLEND.to_le_bytes());
+        let e = Net::read(&old, &spec).unwrap_err();
+        assert!(
+            e.contains("blended with the terms 'all'") && e.contains("with the terms 'reach'"),
+            "{e}"
+        );
+        let mut other = bytes.clone();
+        other[at + 2..at + 7].copy_from_slice(b"reacH");
+        let e = Net::read(&other, &spec).unwrap_err();
+        assert!(e.contains("'reacH'"), "{e}");
+        let mut long = bytes.clone();
+        long[at..at + 2].copy_from_slice(&1000u16.to_le_bytes());
+        let e = Net::read(&long, &spec).unwrap_err();
+        assert!(e.contains("1000 bytes"), "{e}");
+        // Without a share the name is not written: version 3 (a linear path), as before.
+        let alone = test_net(Variant::FutureGeneration, 16).write();
+        assert_eq!(alone[8..12], net::VERSION_LINEAR.to_le_bytes());
     }
 
     /// A blended network's evaluation, through the search thread's cache along a random

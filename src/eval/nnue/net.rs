@@ -22,7 +22,9 @@
 //! linear path, or 4 with a share of the terms), u16 length and the UTF-8 name of the variant,
 //! u64 [`Spec::fingerprint`], u32 inputs, hidden, buckets, QA, QB, SCALE, in version 4 two
 //! more u32, 1 with a linear path (else 0) and the terms' share in percent (1 to
-//! [`MAX_TERMS_SHARE`]); then the i16 transformer weights
+//! [`MAX_TERMS_SHARE`]), in version 5 the same and then a u16 length and the name of the
+//! terms the share blends with ([`Spec::blend`]; version 4 blends with all of them,
+//! [`BLEND_ALL`]); then the i16 transformer weights
 //! (input-major: each input's `hidden` weights together), `hidden` i16 biases, the i16
 //! output weights (bucket-major: the side to move's `hidden`, then the other's), `buckets`
 //! i32 output biases, and with a linear path `inputs` i32 linear values (at the output's
@@ -45,6 +47,14 @@ pub const VERSION: u32 = 2;
 pub const VERSION_LINEAR: u32 = 3;
 /// The version of a file whose network is blended with the terms ([`Net::terms_share`]).
 pub const VERSION_BLEND: u32 = 4;
+/// The version of a file whose network is blended with terms other than all of them: a
+/// version 4 file and the name of the terms ([`Spec::blend`]).
+pub const VERSION_BLEND_NAMED: u32 = 5;
+/// The name of all of a variant's terms, which a version 4 file blends with
+/// ([`crate::eval::Evaluate::blend_terms_name`]).
+pub const BLEND_ALL: &str = "all";
+/// The longest name of a set of terms a file may hold.
+pub const MAX_BLEND_NAME: usize = 32;
 /// The largest share of the terms, percent: at 100 the network would not count at all.
 pub const MAX_TERMS_SHARE: u32 = 99;
 /// The largest linear value (either sign) a file may hold, at the output's scale: 50 output
@@ -166,10 +176,10 @@ impl Net {
             return Err("not a strata network file".into());
         }
         let version = r.u32()?;
-        if ![VERSION, VERSION_LINEAR, VERSION_BLEND].contains(&version) {
+        if ![VERSION, VERSION_LINEAR, VERSION_BLEND, VERSION_BLEND_NAMED].contains(&version) {
             return Err(format!(
                 "network file version {version}; this build reads versions {VERSION} to \
-                 {VERSION_BLEND}"
+                 {VERSION_BLEND_NAMED}"
             ));
         }
         let len = r.u16()? as usize;
@@ -187,7 +197,8 @@ impl Net {
         };
         let version = &bytes[8..12];
         let mut linear = version == VERSION_LINEAR.to_le_bytes();
-        let blended = version == VERSION_BLEND.to_le_bytes();
+        let named = version == VERSION_BLEND_NAMED.to_le_bytes();
+        let blended = named || version == VERSION_BLEND.to_le_bytes();
         let fingerprint = r.u64()?;
         if variant != spec.variant {
             return Err(format!(
@@ -237,6 +248,26 @@ impl Net {
                     "a share of the terms of {terms_share} % (1 to {MAX_TERMS_SHARE})"
                 ));
             }
+            let blend = if named {
+                let len = r.u16()? as usize;
+                if len > MAX_BLEND_NAME {
+                    return Err(format!(
+                        "a name of the terms of {len} bytes (at most {MAX_BLEND_NAME})"
+                    ));
+                }
+                String::from_utf8_lossy(r.take(len)?).into_owned()
+            } else {
+                BLEND_ALL.to_string()
+            };
+            if blend != spec.blend {
+                return Err(format!(
+                    "the network was trained blended with the terms '{}', and this build's \
+                     '{}' blends a network with the terms '{}': train it again with this build",
+                    crate::text::echo(&blend, MAX_BLEND_NAME),
+                    spec.variant,
+                    spec.blend
+                ));
+            }
         }
         let expect = 2 * (inputs * hidden + hidden + buckets * 2 * hidden)
             + 4 * buckets
@@ -272,7 +303,9 @@ impl Net {
     /// The file's bytes.
     pub fn write(&self) -> Vec<u8> {
         let mut out = MAGIC.to_vec();
+        let named = self.spec.blend != BLEND_ALL;
         let version = match (self.terms_share, self.psqt.is_empty()) {
+            (1.., _) if named => VERSION_BLEND_NAMED,
             (1.., _) => VERSION_BLEND,
             (0, true) => VERSION,
             (0, false) => VERSION_LINEAR,
@@ -290,6 +323,10 @@ impl Net {
         if self.terms_share > 0 {
             for v in [!self.psqt.is_empty() as u32, self.terms_share] {
                 out.extend_from_slice(&v.to_le_bytes());
+            }
+            if named {
+                out.extend_from_slice(&(self.spec.blend.len() as u16).to_le_bytes());
+                out.extend_from_slice(self.spec.blend.as_bytes());
             }
         }
         for v in self.w1.iter().chain(&self.b1).chain(&self.w2) {

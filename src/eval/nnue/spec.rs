@@ -73,12 +73,22 @@ pub struct Spec {
     /// the game, and its pieces are no inputs ([`Spec::out_colours`]). `None` in a game of
     /// two, where a colour never loses its royal piece before the game ends.
     pub out_without: Option<Kind>,
+    /// The name of the terms a network of this variant blends with
+    /// ([`crate::eval::Evaluate::blend_terms_name`]; [`super::BLEND_ALL`] for a variant
+    /// built from a shape alone).
+    pub blend: &'static str,
 }
 
 impl Spec {
     /// The spec of `variant`.
     pub fn of(variant: Variant) -> Spec {
-        Spec::new(&Shape::of(variant))
+        let blend = crate::with_game!(crate::rules::AnyGame::startpos(variant), g => {
+            crate::eval::Evaluate::blend_terms_name(&g)
+        });
+        Spec {
+            blend,
+            ..Spec::new(&Shape::of(variant))
+        }
     }
 
     /// The spec of a variant of that shape: what [`Spec::of`] reads off a registered
@@ -112,6 +122,7 @@ impl Spec {
             axes: Vec::new(),
             axes_len: 0,
             out_without: royal.filter(|_| colours > 2),
+            blend: super::BLEND_ALL,
         };
         (spec.axes, spec.axes_len) = axes_of(coords);
         spec.fingerprint = spec.hash(coords);
