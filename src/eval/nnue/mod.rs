@@ -832,7 +832,7 @@ mod tests {
         old[8..12].copy_from_slice(&net::VERSION_BLEND.to_le_bytes());
         let e = Net::read(&old, &spec).unwrap_err();
         assert!(
-            e.contains("blended with the terms 'all'") && e.contains("with the terms 'reach'"),
+            e.contains("with the terms 'all'") && e.contains("with the terms 'reach'"),
             "{e}"
         );
         let mut other = bytes.clone();
@@ -902,9 +902,9 @@ mod tests {
         let e = Net::read(&beyond, &Spec::of(Variant::Pentaplane)).unwrap_err();
         assert!(e.contains("a linear value of"), "{e}");
         let mut later = bytes.clone();
-        later[8..12].copy_from_slice(&5u32.to_le_bytes());
+        later[8..12].copy_from_slice(&6u32.to_le_bytes());
         let e = Net::read(&later, &Spec::of(Variant::Pentaplane)).unwrap_err();
-        assert!(e.contains("version 5"), "{e}");
+        assert!(e.contains("version 6"), "{e}");
         let e = Net::read(&bytes, &Spec::of(Variant::Chess)).unwrap_err();
         assert!(
             e.contains("for the variant 'pentaplane', not 'chess'"),

@@ -261,8 +261,9 @@ impl Net {
             };
             if blend != spec.blend {
                 return Err(format!(
-                    "the network was trained blended with the terms '{}', and this build's \
-                     '{}' blends a network with the terms '{}': train it again with this build",
+                    "the file blends the network with the terms '{}' (a version 4 file with \
+                     all of them), and this build's '{}' blends a network with the terms '{}': \
+                     train it again with this build",
                     crate::text::echo(&blend, MAX_BLEND_NAME),
                     spec.variant,
                     spec.blend
