@@ -517,6 +517,7 @@ fn embedded_bytes(variant: Variant) -> Option<&'static [u8]> {
         Variant::Defined(d) => d.0.net.as_deref()?,
         _ => match variant.name() {
             "chess" => include_bytes!("../nets/chess.net"),
+            "future-generation" => include_bytes!("../nets/future-generation.net"),
             "pentaplane" => include_bytes!("../nets/pentaplane.net"),
             "podionic" => include_bytes!("../nets/podionic.net"),
             "pole" => include_bytes!("../nets/pole.net"),
