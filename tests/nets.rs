@@ -510,3 +510,64 @@ fn chess_network_carries_into_pole_chess() {
     let head = String::from_utf8_lossy(&by_net[..by_net.len().min(400)]).into_owned();
     assert!(head.contains(&format!("--eval-file {net}")), "{head}");
 }
+
+/// A network blended with the terms is judged beside the terms it plays with, trained or not:
+/// in Future Generation, which blends with its reach terms only, going on from a blended
+/// network with `--epochs 0` reports the same losses before training as with one epoch (it
+/// used to report those of the whole evaluation by terms).
+#[test]
+fn a_blend_is_judged_beside_its_own_terms_untrained_too() {
+    let dir = scratch("nets-blend-terms");
+    let data = dir.join("fg.txt");
+    let data = data.to_string_lossy();
+    let said = run(&[
+        "datagen",
+        "--variant",
+        "future-generation",
+        "--games",
+        "4",
+        "--nodes",
+        "300",
+        "--seed",
+        "5",
+        "--out",
+        &data,
+    ]);
+    assert!(said.contains("4 games"), "{said}");
+    // Trains on the data into `out` with `extra`; the lines that judge the network before
+    // training.
+    let train = |out: &str, extra: &[&str]| {
+        let out = dir.join(out);
+        let mut args = vec![
+            "train-net",
+            "--variant",
+            "future-generation",
+            "--data",
+            &data,
+            "--hidden",
+            "16",
+            "--holdout",
+            "2",
+        ];
+        args.extend_from_slice(extra);
+        let out = out.to_string_lossy();
+        args.extend_from_slice(&["--out", &out]);
+        let said = run(&args);
+        let line = |what: &str| -> String {
+            said.lines()
+                .find(|l| l.starts_with(what))
+                .unwrap_or_else(|| panic!("no '{what}' in {said}"))
+                .to_string()
+        };
+        (
+            line("the terms it blends with, alone: "),
+            line("before, blended with the terms as it plays: "),
+        )
+    };
+    train("first.net", &["--terms-share", "50", "--epochs", "1"]);
+    let first = dir.join("first.net");
+    let first = first.to_string_lossy();
+    let untrained = train("again.net", &["--init", &first, "--epochs", "0"]);
+    let trained = train("further.net", &["--init", &first, "--epochs", "1"]);
+    assert_eq!(untrained, trained);
+}

@@ -203,7 +203,9 @@ pub fn run(args: Args) -> Result<(), String> {
     // positions whose terms' value is known (text files).
     let blend = net.terms_share > 0 && args.epochs > 0;
     let start = Instant::now();
-    let (mut training, validation) = read(&paths, variant, args.holdout, blend)?;
+    // The positions carry the terms a blended network plays beside whether or not it is
+    // trained (`--epochs 0` still reports the blend's loss), not the whole evaluation.
+    let (mut training, validation) = read(&paths, variant, args.holdout, net.terms_share > 0)?;
     say(&format!(
         "{} training and {} validation positions ({:.1} s)",
         training.len(),

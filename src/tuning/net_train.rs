@@ -218,8 +218,9 @@ fn input_of(spec: &Spec, of: usize, item: Item, flip: u8) -> usize {
 
 /// Reads `variant`'s position files, text or binary ([`crate::tuning::records`]), into
 /// training and validation sets (every `holdout`-th game held out). The validation positions
-/// of text files carry the terms' value, and with `terms` the training ones too (a binary
-/// record has no position to evaluate: its pieces only).
+/// of text files carry the value of the whole evaluation by terms, or with `terms` that of the
+/// terms a blended network plays beside (`Evaluate::blend_terms`), and then the training ones
+/// too (a binary record has no position to evaluate: its pieces only).
 pub fn read(
     paths: &[String],
     variant: Variant,
