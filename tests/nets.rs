@@ -537,7 +537,6 @@ fn a_blend_is_judged_beside_its_own_terms_untrained_too() {
     // Trains on the data into `out` with `extra`; the lines that judge the network before
     // training.
     let train = |out: &str, extra: &[&str]| {
-        let out = dir.join(out);
         let mut args = vec![
             "train-net",
             "--variant",
@@ -550,8 +549,7 @@ fn a_blend_is_judged_beside_its_own_terms_untrained_too() {
             "2",
         ];
         args.extend_from_slice(extra);
-        let out = out.to_string_lossy();
-        args.extend_from_slice(&["--out", &out]);
+        args.extend_from_slice(&["--out", out]);
         let said = run(&args);
         let line = |what: &str| -> String {
             said.lines()
@@ -564,10 +562,10 @@ fn a_blend_is_judged_beside_its_own_terms_untrained_too() {
             line("before, blended with the terms as it plays: "),
         )
     };
-    train("first.net", &["--terms-share", "50", "--epochs", "1"]);
-    let first = dir.join("first.net");
-    let first = first.to_string_lossy();
-    let untrained = train("again.net", &["--init", &first, "--epochs", "0"]);
-    let trained = train("further.net", &["--init", &first, "--epochs", "1"]);
+    let path = |name: &str| dir.join(name).to_string_lossy().into_owned();
+    let first = path("first.net");
+    train(&first, &["--terms-share", "50", "--epochs", "1"]);
+    let untrained = train(&path("again.net"), &["--init", &first, "--epochs", "0"]);
+    let trained = train(&path("further.net"), &["--init", &first, "--epochs", "1"]);
     assert_eq!(untrained, trained);
 }

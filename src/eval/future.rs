@@ -252,16 +252,14 @@ impl Evaluate for FuturePosition {
 
 #[cfg(test)]
 mod tests {
+    use super::super::NoTrace;
     use super::super::standard::RawTerms;
     use super::*;
 
     #[test]
     fn start_is_balanced_and_crowned_knights_are_worth_more() {
         // The terms (the build's default, `evaluate`, is the embedded network's blend).
-        assert_eq!(
-            FuturePosition::startpos().evaluate_with(&mut super::super::NoTrace),
-            20
-        );
+        assert_eq!(FuturePosition::startpos().evaluate_with(&mut NoTrace), 20);
         let v = |k: u8| PROFILE.value[k as usize];
         assert!(v(kind::CROWNED) > v(kind::KNIGHT));
         assert!(v(kind::QUEEN) > v(kind::ROOK) && v(kind::ROOK) > v(kind::PAWN));
