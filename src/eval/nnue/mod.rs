@@ -521,6 +521,7 @@ fn embedded_bytes(variant: Variant) -> Option<&'static [u8]> {
             "pentaplane" => include_bytes!("../nets/pentaplane.net"),
             "podionic" => include_bytes!("../nets/podionic.net"),
             "pole" => include_bytes!("../nets/pole.net"),
+            "polyhedron" => include_bytes!("../nets/polyhedron.net"),
             _ => return None,
         },
     };
