@@ -144,7 +144,14 @@ mod tests {
     #[test]
     fn start_position_is_balanced_and_values_are_ordered() {
         let p = PolyhedronPosition::startpos();
-        assert_eq!(p.evaluate(), 20, "symmetric start: only the tempo");
+        assert_eq!(
+            p.evaluate_with(&mut crate::eval::NoTrace),
+            20,
+            "symmetric start: only the tempo"
+        );
+        // The search plays with the embedded network blended with these terms, which finds
+        // the start about level too.
+        assert!(p.evaluate() != 20 && p.evaluate().abs() < 100);
         let v = |k: u8| PROFILE.value[k as usize];
         assert_eq!(
             [
