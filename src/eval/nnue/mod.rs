@@ -315,20 +315,12 @@ impl Changes {
         // Eight cells at a time: most are the same, and the differing bytes of a block are
         // found from the XOR of the two words.
         let (old_codes, new_codes) = (Piece::codes(old.0), Piece::codes(new.0));
-        let words = old_codes.len() / 8;
-        for w in 0..=words {
-            let (x, y) = if w < words {
-                let at = |c: &[u8]| u64::from_le_bytes(c[w * 8..w * 8 + 8].try_into().unwrap());
-                (at(old_codes), at(new_codes))
-            } else {
-                let tail = |c: &[u8]| {
-                    c[w * 8..]
-                        .iter()
-                        .rev()
-                        .fold(0u64, |acc, &b| acc << 8 | b as u64)
-                };
-                (tail(old_codes), tail(new_codes))
-            };
+        let (olds, news) = (old_codes.chunks_exact(8), new_codes.chunks_exact(8));
+        let tail = |c: &[u8]| c.iter().rev().fold(0u64, |acc, &b| acc << 8 | b as u64);
+        let last = (tail(olds.remainder()), tail(news.remainder()));
+        let word = |c: &[u8]| u64::from_le_bytes(c.try_into().unwrap());
+        let words = olds.zip(news).map(|(x, y)| (word(x), word(y)));
+        for (w, (x, y)) in words.chain(std::iter::once(last)).enumerate() {
             let mut diff = x ^ y;
             while diff != 0 {
                 let byte = (diff.trailing_zeros() / 8) as usize;
