@@ -121,6 +121,28 @@ fn a_file_variant_gets_a_network_from_its_own_games() {
         let args = train_args(out, extra);
         run(&args.iter().map(String::as_str).collect::<Vec<_>>())
     };
+    // The engine's words on `net` loaded for the variant: `eval` at the start, and a search
+    // to `depth`.
+    let searched_with = |net: &str, depth: &str| {
+        session(&[
+            format!("setoption name VariantPath value {file}"),
+            format!("setoption name EvalFile value {net}"),
+            "setoption name UCI_Variant value raumschach".into(),
+            "position startpos".into(),
+            "eval".into(),
+            format!("go depth {depth}"),
+            "isready".into(),
+        ])
+    };
+    // Training with `extra` into `out` fails: what it printed on its standard error.
+    let fails = |out: &str, extra: &[&str]| {
+        let o = Command::new(strata())
+            .args(train_args(out, extra))
+            .output()
+            .unwrap();
+        assert!(!o.status.success(), "{extra:?}");
+        String::from_utf8_lossy(&o.stderr).into_owned()
+    };
     let said = train(&net, &[]);
     assert!(said.contains("epoch 1: training loss"), "{said}");
     assert!(said.contains("raumschach: "), "{said}");
@@ -152,21 +174,70 @@ fn a_file_variant_gets_a_network_from_its_own_games() {
     let bytes = std::fs::read(&*linear).unwrap();
     assert_eq!(bytes.len() as u64, size + 4 * inputs);
     assert_eq!(bytes[8..12], 3u32.to_le_bytes());
-    let out = session(&[
-        format!("setoption name VariantPath value {file}"),
-        format!("setoption name EvalFile value {linear}"),
-        "setoption name UCI_Variant value raumschach".into(),
-        "position startpos".into(),
-        "eval".into(),
-        "go depth 2".into(),
-        "isready".into(),
-    ]);
+    let out = searched_with(&linear, "2");
     assert!(
         out.contains("Network evaluation (what the search uses)")
             && out.contains("\nbestmove ")
             && !out.contains("error"),
         "{out}"
     );
+    // King buckets (--king-buckets, here mirrored on Raumschach's five files: three buckets
+    // on the first rank by file, a fourth beyond it): a version 6 file, the board inputs
+    // four times over, that the engine loads and searches with, and trains further with
+    // --init (keeping its layout: a network with king buckets grows no others).
+    let kings = dir.join("kings.net");
+    let kings = kings.to_string_lossy();
+    let layout = ["--king-buckets", "012/333", "--king-mirror", "--factorise"];
+    let said = train(&kings, &layout);
+    assert!(said.contains("(4 king buckets, mirrored)"), "{said}");
+    let k = std::fs::read(&*kings).unwrap();
+    assert_eq!(k[8..12], 6u32.to_le_bytes());
+    let kings_inputs: u64 = said
+        .split(" inputs (")
+        .next()
+        .and_then(|l| l.rsplit(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{said}"));
+    // The board's inputs three more times; the header's flag, share, terms' name ("all"),
+    // mirror, bucket count and a bucket for each of the 125 cells.
+    let hands = inputs - (kings_inputs - inputs) / 3;
+    assert!(hands < inputs / 10, "{said}");
+    let header = 4 + 4 + 2 + 3 + 1 + 2 + 125;
+    assert_eq!(
+        k.len() as u64,
+        size + 2 * 32 * (kings_inputs - inputs) + header
+    );
+    let out = searched_with(&kings, "3");
+    assert!(
+        out.contains("Network evaluation (what the search uses)")
+            && out.contains("4 king buckets mirrored)")
+            && out.contains("\nbestmove ")
+            && !out.contains("error"),
+        "{out}"
+    );
+    let again = dir.join("kings-again.net");
+    let again = again.to_string_lossy();
+    let said = train(&again, &["--init", &kings]);
+    assert!(said.contains("(4 king buckets, mirrored)"), "{said}");
+    let text = fails(&again, &["--init", &kings, "--king-buckets", "00000/11111"]);
+    assert!(
+        text.contains("only a network of the plain layout"),
+        "{text}"
+    );
+    // A plain network given with --init grows into king buckets, every bucket starting as
+    // its rows.
+    let said = train(&again, &["--init", &net, "--king-buckets", "00000/11111"]);
+    assert!(
+        said.contains("grew the network into king buckets") && said.contains("(2 king buckets)"),
+        "{said}"
+    );
+    for (bad, says) in [
+        ("012/33", "a rank of 2 buckets"),
+        ("013/333", "bucket 2 is never used"),
+    ] {
+        let text = fails(&again, &["--king-buckets", bad, "--king-mirror"]);
+        assert!(text.contains(says), "{bad}: {text}");
+    }
     // A share of the terms (--terms-share) given to that network without training it
     // (--init, --epochs 0): a version 4 file, 8 bytes larger, whose blend of the network's
     // and the terms' values `eval` shows and the search plays with.
@@ -277,15 +348,7 @@ fn a_file_variant_gets_a_network_from_its_own_games() {
     );
 
     // Loaded for the variant its file names, searched with, and shown by `eval`.
-    let out = session(&[
-        format!("setoption name VariantPath value {file}"),
-        format!("setoption name EvalFile value {net}"),
-        "setoption name UCI_Variant value raumschach".into(),
-        "position startpos".into(),
-        "eval".into(),
-        "go depth 3".into(),
-        "isready".into(),
-    ]);
+    let out = searched_with(&net, "3");
     assert!(
         out.contains("info string raumschach plays with the network"),
         "{out}"

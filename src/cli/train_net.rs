@@ -67,6 +67,18 @@ pub struct Args {
     /// there are many cells for the positions played (docs/results.md, Raumschach).
     #[arg(long)]
     factorise: bool,
+    /// King buckets: a set of board inputs for each bucket of cells the side's royal piece
+    /// may stand on, as it sees the board. The ranks from its first, separated by `/`, each
+    /// a digit (or a to f) per file: chess `0011/2222/3333` with --king-mirror. The last rank
+    /// given stands for the ranks beyond; on a board of several levels every level is
+    /// alike. The file is version 6 and its board inputs that many times as many.
+    #[arg(long, value_name = "LAYOUT")]
+    king_buckets: Option<String>,
+    /// With --king-buckets: a side whose royal piece stands on the right half of the board
+    /// sees the board mirrored left to right, and --king-buckets gives the left half's
+    /// files only (the middle one too where their number is odd).
+    #[arg(long, requires = "king_buckets")]
+    king_mirror: bool,
     /// Give the network a linear path: a value per input added straight to the output (half
     /// the difference of the two perspectives' sums, as Stockfish's PSQT values), so that
     /// material and where it stands are learnt without passing through the clipped neurons
@@ -154,8 +166,22 @@ pub fn run(args: Args) -> Result<(), String> {
         return Err(format!("--buckets {}: 1 to 64", args.buckets));
     }
     let spec = Spec::of(variant);
+    // The king layout asked for: a new network's, or the one a plain network given with
+    // --init grows into.
+    let kings = match &args.king_buckets {
+        Some(layout) => Some(
+            spec.clone()
+                .with_kings(spec.parse_kings(layout, args.king_mirror)?)?,
+        ),
+        None => None,
+    };
     let net = match &args.init {
-        None => FloatNet::random(&spec, args.hidden, args.buckets, args.seed),
+        None => FloatNet::random(
+            kings.as_ref().unwrap_or(&spec),
+            args.hidden,
+            args.buckets,
+            args.seed,
+        ),
         Some(path) => {
             let shown = path.to_string_lossy();
             let bytes = crate::files::read_regular_bytes(
@@ -180,6 +206,12 @@ pub fn run(args: Args) -> Result<(), String> {
                 })?;
                 let net =
                     Net::read(&bytes, &Spec::of(from)).map_err(|e| format!("{shown}: {e}"))?;
+                if !net.spec.kings.is_plain() {
+                    return Err(format!(
+                        "{shown}: a network with king buckets is not carried into another \
+                         variant's"
+                    ));
+                }
                 let map = carried_inputs(from, variant).map_err(|e| format!("{shown}: {e}"))?;
                 say(&format!(
                     "carried {} of {} inputs from the '{of}' network; the others start at zero",
@@ -189,6 +221,16 @@ pub fn run(args: Args) -> Result<(), String> {
                 FloatNet::carried(&net, &spec, &map)
             }
         }
+    };
+    let net = match &kings {
+        Some(k) if args.init.is_some() => {
+            let net = net
+                .with_kings(k)
+                .map_err(|e| format!("--king-buckets with --init: {e}"))?;
+            say("grew the network into king buckets, each starting as the plain layout's rows");
+            net
+        }
+        _ => net,
     };
     let net = if args.linear { net.linear() } else { net };
     let mut net = if args.factorise {
@@ -247,9 +289,17 @@ pub fn run(args: Args) -> Result<(), String> {
         blend,
     };
     say(&format!(
-        "{}: {} inputs, {} hidden neurons, {} buckets{}{}",
+        "{}: {} inputs{}, {} hidden neurons, {} buckets{}{}",
         variant.name(),
-        spec.inputs(),
+        net.spec.inputs(),
+        match &net.spec.kings {
+            k if k.is_plain() => String::new(),
+            k => format!(
+                " ({} king buckets{})",
+                k.buckets,
+                if k.mirror { ", mirrored" } else { "" }
+            ),
+        },
         net.hidden,
         net.buckets,
         if net.psqt.is_empty() {

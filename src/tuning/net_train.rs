@@ -21,7 +21,7 @@ use rand::{Rng, SeedableRng};
 use super::data::{GAME_MARK, Sample};
 use super::records::{self, Record};
 use crate::eval::nnue::net::{MAX_TERMS_SHARE, QA, QB, SCALE};
-use crate::eval::nnue::{HAND_CAP, Net, NetView, Spec};
+use crate::eval::nnue::{Frame, HAND_CAP, Net, NetView, Spec};
 use crate::eval::{Evaluate, NoTrace};
 use crate::rules::piece::{Colour, Kind};
 use crate::rules::{AnyGame, Variant};
@@ -190,9 +190,27 @@ const FILES: u8 = 1;
 /// ... and its levels in reverse order ([`Spec::level_mirror`]).
 const LEVELS: u8 = 2;
 
-/// The input of `item` seen from `of`, on the board as `flip` shows it ([`Packed::flip`]).
+/// The cell of a piece on the board on the board as `flip` shows it ([`Packed::flip`]).
 #[inline(always)]
-fn input_of(spec: &Spec, of: usize, item: Item, flip: u8) -> usize {
+fn flipped(spec: &Spec, cell: usize, flip: u8) -> usize {
+    let mut cell = cell;
+    if flip & FILES != 0
+        && let Some(m) = &spec.mirror
+    {
+        cell = m[cell] as usize;
+    }
+    if flip & LEVELS != 0
+        && let Some(m) = &spec.level_mirror
+    {
+        cell = m[cell] as usize;
+    }
+    cell
+}
+
+/// The input of `item` seen from `of` in `frame`, on the board as `flip` shows it
+/// ([`Packed::flip`]).
+#[inline(always)]
+fn input_of(spec: &Spec, of: usize, frame: Frame, item: Item, flip: u8) -> usize {
     let (at, kind, colour) = (
         (item & 0xffff) as usize,
         ((item >> 16) & 0xff) as Kind,
@@ -201,19 +219,25 @@ fn input_of(spec: &Spec, of: usize, item: Item, flip: u8) -> usize {
     if item & IN_HAND != 0 {
         spec.hand_input(of, colour, kind, at)
     } else {
-        let mut cell = at;
-        if flip & FILES != 0
-            && let Some(m) = &spec.mirror
-        {
-            cell = m[cell] as usize;
-        }
-        if flip & LEVELS != 0
-            && let Some(m) = &spec.level_mirror
-        {
-            cell = m[cell] as usize;
-        }
-        spec.board_input(of, colour, kind, cell)
+        spec.board_input_in(frame, of, colour, kind, flipped(spec, at, flip))
     }
+}
+
+/// The frame `of` sees `items` in ([`Spec::frame`]: where its royal piece stands), on the
+/// board as `flip` shows it.
+fn frame_of(spec: &Spec, of: usize, items: &[Item], flip: u8) -> Frame {
+    let Some(royal) = spec.royal.filter(|_| !spec.kings.is_plain()) else {
+        return Frame::default();
+    };
+    let king = items
+        .iter()
+        .find(|&&i| {
+            i & IN_HAND == 0
+                && ((i >> 16) & 0xff) as Kind == royal
+                && ((i >> 24) & 0xf) as usize == of
+        })
+        .map(|&i| flipped(spec, (i & 0xffff) as usize, flip));
+    spec.frame(of, king)
 }
 
 /// Reads `variant`'s position files, text or binary ([`crate::tuning::records`]), into
@@ -306,7 +330,9 @@ pub struct FloatNet {
     /// inputs of its relation and kind alone, whatever its cell, and of its relation and kind
     /// on its file, on its rank and on its level (as the perspective sees the board), so
     /// that what a kind is worth, and where, is learnt from every position it stands in
-    /// rather than cell by cell. The factor rows are added into
+    /// rather than cell by cell; with king buckets ([`Spec::kings`]) also its relation and
+    /// kind on its cell whatever the bucket, so that each bucket's rows start from what all
+    /// of them share. The factor rows are added into
     /// each cell's row when the network is quantised, so the network file and the engine do
     /// not see them. It matters where a variant has many cells for the positions it has
     /// been played in (Future Generation: 256 cells, four colours).
@@ -363,7 +389,12 @@ impl FloatNet {
     pub fn factorised(mut self) -> FloatNet {
         if !self.factors {
             let spec = &self.spec;
-            let rows = spec.colours * spec.kinds * (1 + spec.axes_len);
+            let rows = spec.colours * spec.kinds * (1 + spec.axes_len)
+                + if spec.kings.is_plain() {
+                    0
+                } else {
+                    spec.bucket_inputs()
+                };
             self.w1.resize((spec.inputs() + rows) * self.hidden, 0.0);
             if !self.psqt.is_empty() {
                 self.psqt.resize(spec.inputs() + rows, 0.0);
@@ -374,26 +405,39 @@ impl FloatNet {
     }
 
     /// The factor rows of board input `input`: its relation and kind's, then those of its
-    /// relation and kind on its file, its rank and its level.
+    /// relation and kind on its file, its rank and its level, then (with king buckets) its
+    /// row in the plain layout's numbering; the first [`FloatNet::factor_count`] count.
     #[inline(always)]
-    fn factors_of(spec: &Spec, input: usize) -> [usize; 4] {
-        let (piece, cell) = (input / spec.cells, input % spec.cells);
+    fn factors_of(spec: &Spec, input: usize) -> [usize; 5] {
+        let plain = input % spec.bucket_inputs();
+        let (piece, cell) = (plain / spec.cells, plain % spec.cells);
         let material = spec.inputs() + piece;
         let axes = spec.inputs() + spec.colours * spec.kinds + piece * spec.axes_len;
         let [x, y, z] = spec.axes[cell].map(|a| axes + a as usize);
-        [material, x, y, z]
+        let cells = spec.inputs() + spec.colours * spec.kinds * (1 + spec.axes_len) + plain;
+        [material, x, y, z, cells]
+    }
+
+    /// How many of [`FloatNet::factors_of`] a board input has: 5 with king buckets, else 4.
+    #[inline(always)]
+    fn factor_count(spec: &Spec) -> usize {
+        4 + !spec.kings.is_plain() as usize
     }
 
     /// The inputs of `items` seen from `of` (on the board as `flip` shows it), with the
     /// factor of each piece on the board where the inputs are factorised.
     fn inputs_seen(&self, of: usize, items: &[Item], flip: u8) -> Vec<usize> {
         let spec = &self.spec;
-        let mut out: Vec<usize> = items.iter().map(|&i| input_of(spec, of, i, flip)).collect();
+        let frame = frame_of(spec, of, items, flip);
+        let mut out: Vec<usize> = items
+            .iter()
+            .map(|&i| input_of(spec, of, frame, i, flip))
+            .collect();
         if self.factors {
             for i in 0..out.len() {
                 if out[i] < spec.board_inputs() {
                     let f = Self::factors_of(spec, out[i]);
-                    out.extend(f);
+                    out.extend_from_slice(&f[..Self::factor_count(spec)]);
                 }
             }
         }
@@ -409,6 +453,7 @@ impl FloatNet {
         if self.factors {
             for (i, row) in w1[..spec.board_inputs() * h].chunks_mut(h).enumerate() {
                 let f = Self::factors_of(spec, i);
+                let f = &f[..Self::factor_count(spec)];
                 for (j, w) in row.iter_mut().enumerate() {
                     let sum: f32 = f.iter().map(|&r| self.w1[r * h + j]).sum();
                     *w = (*w + sum).clamp(-WEIGHT_CLIP, WEIGHT_CLIP);
@@ -429,7 +474,7 @@ impl FloatNet {
             .map(|i| {
                 let mut v = self.psqt[i];
                 if self.factors && i < spec.board_inputs() {
-                    v += Self::factors_of(spec, i)
+                    v += Self::factors_of(spec, i)[..Self::factor_count(spec)]
                         .iter()
                         .map(|&r| self.psqt[r])
                         .sum::<f32>();
@@ -493,6 +538,37 @@ impl FloatNet {
             psqt,
             ..from
         }
+    }
+
+    /// The same network grown into the king buckets of `spec` (this network's spec with
+    /// [`Spec::kings`]): every bucket's rows start as the plain layout's, so that without a
+    /// mirror it evaluates as before, and training goes on from what it knew. Only a network
+    /// of the plain layout, without factors, grows so.
+    pub fn with_kings(self, spec: &Spec) -> Result<FloatNet, String> {
+        if !self.spec.kings.is_plain() || self.factors {
+            return Err("only a network of the plain layout grows into king buckets".into());
+        }
+        let (h, per) = (self.hidden, spec.bucket_inputs());
+        let hands = self.spec.inputs() - per;
+        let grow = |v: &[f32], row: usize| -> Vec<f32> {
+            let mut out = Vec::with_capacity(spec.inputs() * row);
+            for _ in 0..spec.kings.buckets {
+                out.extend_from_slice(&v[..per * row]);
+            }
+            out.extend_from_slice(&v[per * row..(per + hands) * row]);
+            out
+        };
+        let psqt = if self.psqt.is_empty() {
+            Vec::new()
+        } else {
+            grow(&self.psqt, 1)
+        };
+        Ok(FloatNet {
+            spec: spec.clone(),
+            w1: grow(&self.w1, h),
+            psqt,
+            ..self
+        })
     }
 
     fn zeros_like(&self) -> FloatNet {
@@ -1115,7 +1191,7 @@ mod tests {
                     let mut i: Vec<usize> = d
                         .items_of(&p)
                         .iter()
-                        .map(|&x| input_of(&spec, of, x, flip))
+                        .map(|&x| input_of(&spec, of, Frame::default(), x, flip))
                         .collect();
                     i.sort_unstable();
                     i
@@ -1156,10 +1232,16 @@ mod tests {
             let p = d.positions[0];
             let mut g = net.zeros_like();
             position(&net, &d, &p, 180.0, 0.5, share, Some(&mut g));
-            let f = input_of(&spec, p.side as usize, d.items_of(&p)[3], 0);
+            let f = input_of(
+                &spec,
+                p.side as usize,
+                Frame::default(),
+                d.items_of(&p)[3],
+                0,
+            );
             // The same piece seen by the colour after the one to move.
             let next = (p.side as usize + 1) % spec.colours;
-            let f_next = input_of(&spec, next, d.items_of(&p)[3], 0);
+            let f_next = input_of(&spec, next, Frame::default(), d.items_of(&p)[3], 0);
             let h = net.hidden;
             for (param, i) in [
                 (0usize, f * h + 5),
@@ -1352,7 +1434,7 @@ mod tests {
                 .map(|&of| {
                     d.items_of(&p)
                         .iter()
-                        .map(|&i| input_of(&spec, of, i, 0))
+                        .map(|&i| input_of(&spec, of, Frame::default(), i, 0))
                         .collect()
                 })
                 .collect();
@@ -1372,6 +1454,121 @@ mod tests {
                 v.name()
             );
         }
+    }
+
+    /// With king buckets (mirrored where the board mirrors), each perspective's inputs are
+    /// those the engine sees (`nnue::inputs_of`), in the bucket and half of the board of its
+    /// royal piece; in chess a position shown mirrored (`--mirror`) is then seen as it is.
+    /// Factorised, every piece also turns on its row of the plain layout, and the network
+    /// quantised (the factors folded into each bucket's rows) evaluates the position as the
+    /// floating-point one does.
+    #[test]
+    fn king_buckets_follow_the_royal_piece_as_the_engine_does() {
+        use crate::eval::nnue::{inputs_of, tests::spec_with_kings};
+        let mut away = 0;
+        for (v, fen) in samples() {
+            let spec = spec_with_kings(v);
+            let g = AnyGame::from_fen(v, &fen).unwrap();
+            let (engine, _) = with_game!(&g, g => inputs_of(&spec, g));
+            let mut net = FloatNet::random(&spec, 32, 4, 5).factorised();
+            let d = data(v, &[(&fen, 40, 0.5)]);
+            let p = d.positions[0];
+            let items = d.items_of(&p);
+            let on_board = items.iter().filter(|&&i| i & IN_HAND == 0).count();
+            for (of, theirs) in engine.iter().enumerate() {
+                let seen = net.inputs_seen(of, items, 0);
+                let (mine, factors): (Vec<usize>, Vec<usize>) =
+                    seen.iter().partition(|&&i| i < spec.inputs());
+                let mut theirs = theirs.clone();
+                let mut mine = mine;
+                mine.sort_unstable();
+                theirs.sort_unstable();
+                assert_eq!(mine, theirs, "{} seen from {of}", v.name());
+                assert_eq!(factors.len(), 5 * on_board, "{}", v.name());
+                away += mine
+                    .iter()
+                    .any(|&i| i >= spec.bucket_inputs() && i < spec.board_inputs())
+                    as usize;
+                if v == Variant::Chess {
+                    assert_eq!(seen, net.inputs_seen(of, items, FILES), "seen from {of}");
+                }
+            }
+            net.b1.iter_mut().for_each(|b| *b = 0.3);
+            net.b2.iter_mut().for_each(|b| *b = 0.5);
+            let mut rng = StdRng::seed_from_u64(8);
+            let h = net.hidden;
+            for w in &mut net.w1[spec.inputs() * h..] {
+                *w = rng.gen_range(-0.05..0.05);
+            }
+            let us = p.side as usize;
+            let float_of = |n: &FloatNet| {
+                let feats = [us, (us + 1) % spec.colours].map(|of| n.inputs_seen(of, items, 0));
+                n.forward(&feats[0], &feats[1], p.pieces as usize).0
+            };
+            // The factors folded into each bucket's rows evaluate as they did beside them.
+            let mut folded = net.clone();
+            (folded.w1, folded.psqt, folded.factors) = (net.folded_w1(), net.folded_psqt(), false);
+            let (float, in_rows) = (float_of(&net), float_of(&folded));
+            assert!(
+                (float - in_rows).abs() < 0.01 && float.abs() > 1.0,
+                "{}: {float} with factors, {in_rows} in the rows",
+                v.name()
+            );
+            let q = net.quantise();
+            assert_eq!(q.spec.kings, spec.kings);
+            let read = Net::read(&q.write(), &Spec::of(v)).unwrap();
+            assert_eq!(read, q, "{}: the file round-trips", v.name());
+            let same_weights = float_of(&FloatNet::from_network(&read));
+            let int_cp = with_game!(&g, g => read.evaluate_fresh(g));
+            assert!(
+                (int_cp as f32 - same_weights).abs() < 2.0 && same_weights.abs() > 1.0,
+                "{}: integer {int_cp} vs float of the same weights {same_weights}",
+                v.name()
+            );
+        }
+        assert!(
+            away >= 2,
+            "some royal piece stands beyond the first bucket: {away}"
+        );
+    }
+
+    /// A plain network grown into king buckets without a mirror evaluates every position as
+    /// before (each bucket starts as its rows); mirrored, a position whose royal pieces stand
+    /// on the left half is still evaluated as before. A network with king buckets, or with
+    /// factors, does not grow.
+    #[test]
+    fn a_plain_network_grows_into_king_buckets() {
+        let spec = Spec::of(Variant::Chess);
+        let plain = FloatNet::random(&spec, 32, 8, 4).linear();
+        let q = plain.quantise();
+        let layout = |l: &str, mirror| {
+            spec.clone()
+                .with_kings(spec.parse_kings(l, mirror).unwrap())
+                .unwrap()
+        };
+        let stripes = layout("01230123/44444444/55555555", false);
+        let grown = plain.clone().with_kings(&stripes).unwrap().quantise();
+        assert_eq!(grown.w1.len(), 6 * 768 * 32 + q.w1.len() - 768 * 32);
+        let mirrored = plain
+            .clone()
+            .with_kings(&layout("0123/4444", true))
+            .unwrap()
+            .quantise();
+        for fen in [
+            "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 3 3",
+            "2kr3r/ppp2ppp/8/8/3K4/8/PPP2PPP/R6R w - - 0 20",
+            "8/2k5/8/8/8/8/1K6/8 w - - 0 60",
+        ] {
+            let g = AnyGame::from_fen(Variant::Chess, fen).unwrap();
+            let eval = |n: &Net| with_game!(&g, g => n.evaluate_fresh(g));
+            assert_eq!(eval(&grown), eval(&q), "{fen}");
+            if !fen.starts_with("r1b") {
+                // Both Kings on the a- to d-files: nothing is seen mirrored.
+                assert_eq!(eval(&mirrored), eval(&q), "{fen}");
+            }
+        }
+        assert!(FloatNet::from_network(&grown).with_kings(&stripes).is_err());
+        assert!(plain.factorised().with_kings(&stripes).is_err());
     }
 
     /// A network is written only to a regular file: a device at the path (or at its `.tmp`)

@@ -21,7 +21,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, LazyLock, Mutex};
 
 pub use net::{BLEND_ALL, Net};
-pub use spec::{HAND_CAP, Spec};
+pub use spec::{Frame, HAND_CAP, Kings, Spec};
 
 use crate::rules::piece::{Colour, Kind, Piece};
 use crate::rules::position::{Position, VariantRules};
@@ -62,14 +62,42 @@ impl<V: VariantRules<W>, const W: usize> NetView for Position<V, W> {
 pub fn inputs_of<P: NetView>(spec: &Spec, p: &P) -> (Vec<Vec<usize>>, usize) {
     let cells = &p.placement()[..spec.cells];
     let gone = spec.out_colours(cells.iter().copied());
+    let frames = frames_of(spec, cells);
     let mut out = vec![Vec::new(); spec.colours];
     let mut pieces = 0;
-    for (cell, &piece) in cells.iter().enumerate() {
+    for (of, v) in out.iter_mut().enumerate() {
+        pieces = perspective_inputs(spec, p, gone, of, frames[of], v);
+    }
+    (out, pieces)
+}
+
+/// Each perspective's frame ([`Spec::frame`]): where its royal piece stands among `cells`.
+#[inline]
+pub fn frames_of(spec: &Spec, cells: &[Piece]) -> [Frame; 4] {
+    let mut frames = [Frame::default(); 4];
+    if !spec.kings.is_plain() {
+        for (of, f) in frames.iter_mut().enumerate().take(spec.colours) {
+            *f = spec.frame(of, spec.king_cell(of, cells));
+        }
+    }
+    frames
+}
+
+/// Pushes onto `out` every input of `p` seen from `of` in `frame`, but those of the colours
+/// in `gone`; returns the number of pieces on the board that are inputs.
+fn perspective_inputs<P: NetView>(
+    spec: &Spec,
+    p: &P,
+    gone: u8,
+    of: usize,
+    frame: Frame,
+    out: &mut Vec<usize>,
+) -> usize {
+    let mut pieces = 0;
+    for (cell, &piece) in p.placement()[..spec.cells].iter().enumerate() {
         if piece.is_some() && gone >> piece.colour().0 & 1 == 0 {
             pieces += 1;
-            for (of, v) in out.iter_mut().enumerate() {
-                v.push(spec.board_input(of, piece.colour(), piece.kind(), cell));
-            }
+            out.push(spec.board_input_in(frame, of, piece.colour(), piece.kind(), cell));
         }
     }
     for c in 0..spec.colours * (P::HOLDS && spec.holds) as usize {
@@ -79,13 +107,11 @@ pub fn inputs_of<P: NetView>(spec: &Spec, p: &P) -> (Vec<Vec<usize>>, usize) {
         for k in 0..spec.kinds {
             let n = p.hand_count(Colour(c as u8), k as Kind).min(HAND_CAP);
             for i in 1..=n {
-                for (of, v) in out.iter_mut().enumerate() {
-                    v.push(spec.hand_input(of, Colour(c as u8), k as Kind, i));
-                }
+                out.push(spec.hand_input(of, Colour(c as u8), k as Kind, i));
             }
         }
     }
-    (out, pieces)
+    pieces
 }
 
 impl Net {
@@ -117,8 +143,10 @@ struct Entry {
     hands: [u8; HANDS],
     /// ... its pieces on the board that are inputs ...
     pieces: usize,
-    /// ... and its colours out of the game ([`Spec::out_colours`]).
+    /// ... its colours out of the game ([`Spec::out_colours`]) ...
     gone: u8,
+    /// ... and each perspective's frame ([`Spec::frame`]).
+    frames: [Frame; 4],
     /// Each colour's accumulator, one after the other.
     acc: Vec<i16>,
     /// Each colour's sum of the linear path ([`Net::psqt_sum`]).
@@ -133,6 +161,7 @@ impl Default for Entry {
             hands: [0; HANDS],
             pieces: 0,
             gone: 0,
+            frames: [Frame::default(); 4],
             acc: Vec::new(),
             psqt: [0; 4],
         }
@@ -249,6 +278,8 @@ struct Changes {
     subs: usize,
     add_inputs: [usize; MAX_CHANGES],
     sub_inputs: [usize; MAX_CHANGES],
+    /// The inputs of a perspective summed from nothing (its royal piece changed bucket).
+    fresh: Vec<usize>,
 }
 
 impl Changes {
@@ -266,6 +297,7 @@ impl Changes {
             subs: 0,
             add_inputs: [0; MAX_CHANGES],
             sub_inputs: [0; MAX_CHANGES],
+            fresh: Vec::new(),
         }
     }
 
@@ -367,7 +399,24 @@ impl Changes {
 /// Computes entry `len` for `p`: from the nearest earlier position of the line the cache
 /// holds, by the difference of the placements and hands, or from nothing (also when a colour
 /// has gone out of the game since: all its pieces stop being inputs).
+#[inline(always)]
 fn fill<P: NetView>(net: &Net, entries: &mut [Entry], ch: &mut Changes, len: usize, p: &P) {
+    if net.spec.kings.is_plain() {
+        fill_in::<P, true>(net, entries, ch, len, p)
+    } else {
+        fill_in::<P, false>(net, entries, ch, len, p)
+    }
+}
+
+/// [`fill`] for a network whose king layout is `PLAIN` or not: the plain one follows no
+/// royal piece, and costs nothing for it.
+fn fill_in<P: NetView, const PLAIN: bool>(
+    net: &Net,
+    entries: &mut [Entry],
+    ch: &mut Changes,
+    len: usize,
+    p: &P,
+) {
     let spec = &net.spec;
     let h = net.hidden;
     let cells = &p.placement()[..spec.cells];
@@ -410,22 +459,43 @@ fn fill<P: NetView>(net: &Net, entries: &mut [Entry], ch: &mut Changes, len: usi
                 pieces -= !c.hand as usize;
             }
             e.pieces = pieces;
-            let index = |of: usize, c: &Change| {
-                if c.hand {
-                    spec.hand_input(of, c.colour, c.kind, c.at as usize)
-                } else {
-                    spec.board_input(of, c.colour, c.kind, c.at as usize)
+            // A perspective's frame changes only where its royal piece moved.
+            let mut frames = b.frames;
+            if let Some(royal) = spec.royal.filter(|_| !PLAIN) {
+                for (of, f) in frames[..spec.colours].iter_mut().enumerate() {
+                    let moved = |c: &Change| !c.hand && c.kind == royal && c.colour.idx() == of;
+                    if ch.add[..ch.adds].iter().any(moved) || ch.sub[..ch.subs].iter().any(moved) {
+                        *f = spec.frame(of, spec.king_cell(of, cells));
+                    }
                 }
-            };
+            }
+            #[allow(clippy::needless_range_loop)]
             for of in 0..spec.colours {
+                let acc = &mut e.acc[of * h..(of + 1) * h];
+                let frame = if PLAIN { Frame::default() } else { frames[of] };
+                if !PLAIN && frame != b.frames[of] {
+                    ch.fresh.clear();
+                    perspective_inputs(spec, p, gone, of, frame, &mut ch.fresh);
+                    net.refresh(acc, &ch.fresh);
+                    e.psqt[of] = net.psqt_sum(&ch.fresh);
+                    continue;
+                }
+                let view = spec.frame_view(of, frame);
+                let index = |c: &Change| {
+                    if c.hand {
+                        spec.hand_input(of, c.colour, c.kind, c.at as usize)
+                    } else {
+                        view.input(spec, c.colour, c.kind, c.at as usize)
+                    }
+                };
                 for i in 0..ch.adds {
-                    ch.add_inputs[i] = index(of, &ch.add[i]);
+                    ch.add_inputs[i] = index(&ch.add[i]);
                 }
                 for i in 0..ch.subs {
-                    ch.sub_inputs[i] = index(of, &ch.sub[i]);
+                    ch.sub_inputs[i] = index(&ch.sub[i]);
                 }
                 net.apply(
-                    &mut e.acc[of * h..(of + 1) * h],
+                    acc,
                     &b.acc[of * h..(of + 1) * h],
                     &ch.add_inputs[..ch.adds],
                     &ch.sub_inputs[..ch.subs],
@@ -436,14 +506,17 @@ fn fill<P: NetView>(net: &Net, entries: &mut [Entry], ch: &mut Changes, len: usi
                     &ch.sub_inputs[..ch.subs],
                 );
             }
+            e.frames = frames;
         }
         None => {
-            let (inputs, pieces) = inputs_of(spec, p);
-            for (of, i) in inputs.iter().enumerate() {
-                net.refresh(&mut e.acc[of * h..(of + 1) * h], i);
-                e.psqt[of] = net.psqt_sum(i);
+            let frames = frames_of(spec, cells);
+            for (of, &frame) in frames[..spec.colours].iter().enumerate() {
+                ch.fresh.clear();
+                e.pieces = perspective_inputs(spec, p, gone, of, frame, &mut ch.fresh);
+                net.refresh(&mut e.acc[of * h..(of + 1) * h], &ch.fresh);
+                e.psqt[of] = net.psqt_sum(&ch.fresh);
             }
-            e.pieces = pieces;
+            e.frames = frames;
         }
     }
     e.cells.clear();
@@ -576,8 +649,16 @@ pub fn load(value: &str) -> Result<String, String> {
             net.heap_bytes()
         ));
     }
+    let kings = match &net.spec.kings {
+        k if k.is_plain() => String::new(),
+        k => format!(
+            ", {} king buckets{}",
+            k.buckets,
+            if k.mirror { " mirrored" } else { "" }
+        ),
+    };
     let words = format!(
-        "{} plays with the network {shown} ({} hidden neurons, {} output buckets)",
+        "{} plays with the network {shown} ({} hidden neurons, {} output buckets{kings})",
         variant.name(),
         net.hidden,
         net.buckets
@@ -587,7 +668,7 @@ pub fn load(value: &str) -> Result<String, String> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::rules::{AnyGame, MoveList};
     use crate::with_game;
@@ -596,7 +677,12 @@ mod tests {
     /// A network of arbitrary small weights for `variant`, whatever the build embeds, with a
     /// linear path ([`Net::psqt`]).
     pub(crate) fn test_net(variant: Variant, hidden: usize) -> Net {
-        let spec = Spec::of(variant);
+        test_net_for(&Spec::of(variant), hidden)
+    }
+
+    /// [`test_net`] for `spec` (with king buckets, say).
+    pub(crate) fn test_net_for(spec: &Spec, hidden: usize) -> Net {
+        let spec = spec.clone();
         let w1 = (0..spec.inputs() * hidden)
             .map(|i| ((i * 7919) % 61) as i16 - 30)
             .collect();
@@ -623,18 +709,46 @@ mod tests {
         }
     }
 
+    /// The spec of `v` with three king buckets in stripes across the board, mirrored where
+    /// the board mirrors left to right.
+    pub(crate) fn spec_with_kings(v: Variant) -> Spec {
+        let spec = Spec::of(v);
+        let bucket_of = spec
+            .axes
+            .iter()
+            .map(|a| ((a[0] + a[1] + a[2] + 1) % 3) as u8)
+            .collect();
+        let kings = Kings {
+            buckets: 3,
+            mirror: spec.mirror.is_some(),
+            bucket_of,
+        };
+        spec.with_kings(kings).unwrap()
+    }
+
     /// Along random games with moves taken back and null moves, in every variant (drops,
     /// reserves, missiles and explosions, four colours, a variant from a file), the
     /// accumulators the cache updates from the placements' differences evaluate exactly as
-    /// those summed from nothing.
+    /// those summed from nothing; with king buckets too, where a perspective whose royal
+    /// piece changes bucket or half of the board is summed again.
     #[test]
     fn cached_accumulators_equal_fresh_ones_in_every_variant() {
         let path = concat!(env!("CARGO_MANIFEST_DIR"), "/variants/raumschach.toml");
         let raumschach =
             crate::rules::defined::load_file(path, crate::eval::nnue::check_net).unwrap()[0];
         let mut rng = rand::rngs::StdRng::seed_from_u64(7);
-        for v in Variant::ALL.into_iter().chain([raumschach]) {
-            let net = Arc::new(test_net(v, 32));
+        let plain = Variant::ALL
+            .into_iter()
+            .chain([raumschach])
+            .map(|v| (v, Spec::of(v)));
+        let kings: Vec<(Variant, Spec)> = Variant::ALL
+            .into_iter()
+            .chain([raumschach])
+            .map(|v| (v, spec_with_kings(v)))
+            .collect();
+        for (v, spec) in plain.chain(kings) {
+            let net = Arc::new(test_net_for(&spec, 32));
+            let mut frames_seen = std::collections::HashSet::new();
             let mut checked = 0;
             let mut starts: Vec<String> = vec![v.start_fen().to_string()];
             starts.extend(v.info().bench_positions.iter().map(|f| f.to_string()));
@@ -647,6 +761,8 @@ mod tests {
                         (cache.evaluate(g).unwrap(), net.evaluate_fresh(g))
                     });
                     assert_eq!(cached, fresh, "{}: {}", v.name(), pos.fen());
+                    let cells: Vec<Piece> = (0..spec.cells).map(|c| pos.piece_at(c)).collect();
+                    frames_seen.insert(frames_of(&spec, &cells));
                     checked += 1;
                     let mut list = MoveList::new();
                     pos.generate(&mut list);
@@ -668,6 +784,13 @@ mod tests {
                 }
             }
             assert!(checked >= 150, "{}", v.name());
+            // With king buckets, the royal pieces went from one bucket or half to another.
+            let frames = frames_seen.len();
+            assert!(
+                spec.kings.is_plain() || frames >= 3,
+                "{}: {frames}",
+                v.name()
+            );
         }
     }
 
@@ -896,9 +1019,9 @@ mod tests {
         let e = Net::read(&beyond, &Spec::of(Variant::Pentaplane)).unwrap_err();
         assert!(e.contains("a linear value of"), "{e}");
         let mut later = bytes.clone();
-        later[8..12].copy_from_slice(&6u32.to_le_bytes());
+        later[8..12].copy_from_slice(&7u32.to_le_bytes());
         let e = Net::read(&later, &Spec::of(Variant::Pentaplane)).unwrap_err();
-        assert!(e.contains("version 6"), "{e}");
+        assert!(e.contains("version 7"), "{e}");
         let e = Net::read(&bytes, &Spec::of(Variant::Chess)).unwrap_err();
         assert!(
             e.contains("for the variant 'pentaplane', not 'chess'"),

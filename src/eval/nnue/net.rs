@@ -24,14 +24,17 @@
 //! more u32, 1 with a linear path (else 0) and the terms' share in percent (1 to
 //! [`MAX_TERMS_SHARE`]), in version 5 the same and then a u16 length and the name of the
 //! terms the share blends with ([`Spec::blend`]; version 4 blends with all of them,
-//! [`BLEND_ALL`]); then the i16 transformer weights
+//! [`BLEND_ALL`]); in version 6 (a network with king buckets, [`Kings`]) the version 5
+//! fields always (the share may be 0), then a u8 1 if the board is mirrored by the royal
+//! piece's file (else 0), a u16 number of king buckets and a byte per cell, the bucket of a
+//! royal piece there; then the i16 transformer weights
 //! (input-major: each input's `hidden` weights together), `hidden` i16 biases, the i16
 //! output weights (bucket-major: the side to move's `hidden`, then the other's), `buckets`
 //! i32 output biases, and with a linear path `inputs` i32 linear values (at the output's
 //! scale, `QA * QB`, each within +-[`MAX_PSQT`]). A network without a share of the terms is
 //! written as version 2 or 3, so that such files stay as they were.
 
-use super::spec::Spec;
+use super::spec::{Kings, MAX_KING_BUCKETS, Spec};
 
 /// The transformer's weight scale (an activation of 1.0 is `QA`).
 pub const QA: i32 = 255;
@@ -50,6 +53,8 @@ pub const VERSION_BLEND: u32 = 4;
 /// The version of a file whose network is blended with terms other than all of them: a
 /// version 4 file and the name of the terms ([`Spec::blend`]).
 pub const VERSION_BLEND_NAMED: u32 = 5;
+/// The version of a file whose network has king buckets ([`Kings`]).
+pub const VERSION_KINGS: u32 = 6;
 /// The name of all of a variant's terms, which a version 4 file blends with
 /// ([`crate::eval::Evaluate::blend_terms_name`]).
 pub const BLEND_ALL: &str = "all";
@@ -176,10 +181,10 @@ impl Net {
             return Err("not a strata network file".into());
         }
         let version = r.u32()?;
-        if ![VERSION, VERSION_LINEAR, VERSION_BLEND, VERSION_BLEND_NAMED].contains(&version) {
+        if !(VERSION..=VERSION_KINGS).contains(&version) {
             return Err(format!(
                 "network file version {version}; this build reads versions {VERSION} to \
-                 {VERSION_BLEND_NAMED}"
+                 {VERSION_KINGS}"
             ));
         }
         let len = r.u16()? as usize;
@@ -197,7 +202,8 @@ impl Net {
         };
         let version = &bytes[8..12];
         let mut linear = version == VERSION_LINEAR.to_le_bytes();
-        let named = version == VERSION_BLEND_NAMED.to_le_bytes();
+        let kings = version == VERSION_KINGS.to_le_bytes();
+        let named = kings || version == VERSION_BLEND_NAMED.to_le_bytes();
         let blended = named || version == VERSION_BLEND.to_le_bytes();
         let fingerprint = r.u64()?;
         if variant != spec.variant {
@@ -216,12 +222,6 @@ impl Net {
         }
         let [inputs, hidden, buckets, qa, qb, scale] = [(); 6].map(|_| r.u32().map(|v| v as usize));
         let (inputs, hidden, buckets) = (inputs?, hidden?, buckets?);
-        if inputs != spec.inputs() {
-            return Err(format!(
-                "{inputs} inputs; this variant has {}",
-                spec.inputs()
-            ));
-        }
         if hidden == 0 || !hidden.is_multiple_of(16) || hidden > MAX_HIDDEN {
             return Err(format!(
                 "{hidden} hidden neurons (a multiple of 16 up to {MAX_HIDDEN})"
@@ -243,7 +243,7 @@ impl Net {
                 v => return Err(format!("a linear-path flag of {v} (0 or 1)")),
             };
             terms_share = r.u32()?;
-            if !(1..=MAX_TERMS_SHARE).contains(&terms_share) {
+            if !(!kings as u32..=MAX_TERMS_SHARE).contains(&terms_share) {
                 return Err(format!(
                     "a share of the terms of {terms_share} % (1 to {MAX_TERMS_SHARE})"
                 ));
@@ -269,6 +269,36 @@ impl Net {
                     spec.blend
                 ));
             }
+        }
+        let spec = if kings {
+            let mirror = match r.take(1)?[0] {
+                0 => false,
+                1 => true,
+                v => return Err(format!("a king mirror flag of {v} (0 or 1)")),
+            };
+            let n = r.u16()? as usize;
+            if !(1..=MAX_KING_BUCKETS).contains(&n) {
+                return Err(format!("{n} king buckets (1 to {MAX_KING_BUCKETS})"));
+            }
+            let bucket_of = r.take(spec.cells)?.to_vec();
+            spec.clone().with_kings(Kings {
+                buckets: n,
+                mirror,
+                bucket_of,
+            })?
+        } else {
+            spec.clone()
+        };
+        if inputs != spec.inputs() {
+            return Err(format!(
+                "{inputs} inputs; this variant has {}{}",
+                spec.inputs(),
+                if kings {
+                    " with these king buckets"
+                } else {
+                    ""
+                }
+            ));
         }
         let expect = 2 * (inputs * hidden + hidden + buckets * 2 * hidden)
             + 4 * buckets
@@ -296,7 +326,7 @@ impl Net {
         if let Some(v) = psqt.iter().find(|v| v.abs() > MAX_PSQT) {
             return Err(format!("a linear value of {v}, beyond +-{MAX_PSQT}"));
         }
-        Ok(Net::new(spec, hidden, w1, b1, w2, b2)
+        Ok(Net::new(&spec, hidden, w1, b1, w2, b2)
             .with_psqt(psqt)
             .with_terms_share(terms_share))
     }
@@ -305,7 +335,9 @@ impl Net {
     pub fn write(&self) -> Vec<u8> {
         let mut out = MAGIC.to_vec();
         let named = self.spec.blend != BLEND_ALL;
+        let kings = !self.spec.kings.is_plain();
         let version = match (self.terms_share, self.psqt.is_empty()) {
+            _ if kings => VERSION_KINGS,
             (1.., _) if named => VERSION_BLEND_NAMED,
             (1.., _) => VERSION_BLEND,
             (0, true) => VERSION,
@@ -321,14 +353,20 @@ impl Net {
         for v in [QA, QB, SCALE] {
             out.extend_from_slice(&(v as u32).to_le_bytes());
         }
-        if self.terms_share > 0 {
+        if self.terms_share > 0 || kings {
             for v in [!self.psqt.is_empty() as u32, self.terms_share] {
                 out.extend_from_slice(&v.to_le_bytes());
             }
-            if named {
+            if named || kings {
                 out.extend_from_slice(&(self.spec.blend.len() as u16).to_le_bytes());
                 out.extend_from_slice(self.spec.blend.as_bytes());
             }
+        }
+        if kings {
+            let k = &self.spec.kings;
+            out.push(k.mirror as u8);
+            out.extend_from_slice(&(k.buckets as u16).to_le_bytes());
+            out.extend_from_slice(&k.bucket_of);
         }
         for v in self.w1.iter().chain(&self.b1).chain(&self.w2) {
             out.extend_from_slice(&v.to_le_bytes());

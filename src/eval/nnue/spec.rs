@@ -20,6 +20,12 @@
 //! Everything here follows from the variant's geometry, pieces, colours and start position;
 //! [`Spec::fingerprint`] condenses them, and a network file records it, so a network trained
 //! for another board is refused.
+//!
+//! A network may also split its board inputs by where the perspective's royal piece stands
+//! ([`Kings`], king buckets): one set of board inputs for each bucket of cells the royal
+//! piece may stand on, and, where the board mirrors left to right, the board seen mirrored
+//! when the royal piece stands on its right half. That layout is the network's choice, not
+//! the variant's: its file states it, and the fingerprint does not change.
 
 use std::collections::HashMap;
 
@@ -31,6 +37,54 @@ use crate::rules::shape::Shape;
 
 /// Pieces of one kind in hand that have inputs of their own; more count as this many.
 pub const HAND_CAP: usize = 4;
+
+/// The most king buckets a network may have ([`Kings::buckets`]).
+pub const MAX_KING_BUCKETS: usize = 16;
+
+/// How a network's board inputs follow the perspective's royal piece (see the module's doc):
+/// `buckets` sets of board inputs, the one of a perspective chosen by the cell its royal
+/// piece stands on as it sees the board. One bucket and no mirror is the plain layout, which
+/// every network had before.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Kings {
+    /// Sets of board inputs (1 to [`MAX_KING_BUCKETS`]).
+    pub buckets: usize,
+    /// Whether a perspective whose royal piece stands on the right half of the board, as it
+    /// sees it, sees the board mirrored left to right ([`Spec::mirror`]): its royal piece
+    /// is then always on the left half (the middle file, on a board of an odd number of
+    /// files, counts as the left half).
+    pub mirror: bool,
+    /// The bucket of each cell the royal piece may stand on, as the perspective sees the
+    /// board after the mirror.
+    pub bucket_of: Vec<u8>,
+}
+
+impl Kings {
+    /// The plain layout for a board of `cells`.
+    pub fn plain(cells: usize) -> Kings {
+        Kings {
+            buckets: 1,
+            mirror: false,
+            bucket_of: vec![0; cells],
+        }
+    }
+
+    /// Whether this is the plain layout: the royal piece's cell changes no input.
+    #[inline(always)]
+    pub fn is_plain(&self) -> bool {
+        self.buckets == 1 && !self.mirror
+    }
+}
+
+/// Which set of board inputs a perspective reads ([`Kings`]): the first input of its
+/// bucket's set, and whether it sees the board mirrored.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Frame {
+    /// The index of the set's first input.
+    pub base: u32,
+    /// Whether the board is seen mirrored left to right.
+    pub mirror: bool,
+}
 
 /// The inputs of a variant's network (see the module's doc).
 #[derive(Clone, Debug, PartialEq)]
@@ -45,8 +99,17 @@ pub struct Spec {
     pub colours: usize,
     /// Each colour's view of the board: `view[colour][cell]` is the cell it sees.
     pub view: Vec<Vec<u16>>,
-    /// [`Spec::view`] in one array, colour-major, for the evaluation's inner loop.
+    /// [`Spec::view`] in one array, colour-major, for the evaluation's inner loop, then the
+    /// same mirrored left to right (where the board mirrors so: a perspective's view in a
+    /// mirrored [`Frame`]).
     flat_view: Vec<u16>,
+    /// The royal kind, if the variant has one (what [`Kings`] follows).
+    pub royal: Option<Kind>,
+    /// How the network's board inputs follow the royal piece: the plain layout unless a
+    /// network's file states another ([`Spec::with_kings`]).
+    pub kings: Kings,
+    /// The number of files (the first of [`Spec::axes`]' numbers).
+    pub files: usize,
     /// Pieces on the board at the start (for the output buckets).
     pub start_pieces: usize,
     /// Whether the variant holds pieces off the board (its FEN has a holdings field, as Pole
@@ -79,6 +142,25 @@ pub struct Spec {
     pub blend: &'static str,
 }
 
+/// A perspective's view of the board in its [`Frame`] ([`Spec::frame_view`]).
+#[derive(Clone, Copy)]
+pub struct FrameView<'a> {
+    of: usize,
+    base: usize,
+    /// The cell seen for each cell.
+    cells: &'a [u16],
+}
+
+impl FrameView<'_> {
+    /// The input of a piece of `colour` and `kind` on `cell` ([`Spec::board_input_in`]).
+    #[inline(always)]
+    pub fn input(&self, spec: &Spec, colour: Colour, kind: Kind, cell: Cell) -> usize {
+        self.base
+            + (spec.relation(self.of, colour) * spec.kinds + kind as usize) * spec.cells
+            + self.cells[cell] as usize
+    }
+}
+
 impl Spec {
     /// The spec of `variant`.
     pub fn of(variant: Variant) -> Spec {
@@ -107,16 +189,25 @@ impl Spec {
         let view: Vec<Vec<u16>> = (0..colours)
             .map(|c| view_of(coords, placed, Colour(c as u8)))
             .collect();
+        let mirror = mirror_of(coords, Axis::File);
+        let mut flat_view = view.concat();
+        if let Some(m) = &mirror {
+            let mirrored: Vec<u16> = flat_view.iter().map(|&c| m[c as usize]).collect();
+            flat_view.extend(mirrored);
+        }
         let mut spec = Spec {
             variant: name.to_string(),
             cells: coords.len(),
             kinds,
             colours,
-            flat_view: view.concat(),
+            flat_view,
+            royal,
+            kings: Kings::plain(coords.len()),
+            files: 0,
             view,
             start_pieces: placed.len(),
             holds,
-            mirror: mirror_of(coords, Axis::File),
+            mirror,
             level_mirror: mirror_of(coords, Axis::Level),
             fingerprint: 0,
             axes: Vec::new(),
@@ -125,8 +216,148 @@ impl Spec {
             blend: super::BLEND_ALL,
         };
         (spec.axes, spec.axes_len) = axes_of(coords);
+        spec.files = spec
+            .axes
+            .iter()
+            .map(|a| a[0] as usize + 1)
+            .max()
+            .unwrap_or(1);
         spec.fingerprint = spec.hash(coords);
         spec
+    }
+
+    /// The same spec with the king layout `kings`; refused (with the reason) where the
+    /// variant has no royal piece to follow, or the board does not mirror as it asks.
+    pub fn with_kings(mut self, kings: Kings) -> Result<Spec, String> {
+        if kings.is_plain() {
+            self.kings = Kings::plain(self.cells);
+            return Ok(self);
+        }
+        if self.royal.is_none() {
+            return Err(format!(
+                "king buckets: '{}' has no royal piece to follow",
+                self.variant
+            ));
+        }
+        if kings.mirror && self.mirror.is_none() {
+            return Err(format!(
+                "king buckets: the board of '{}' does not mirror left to right",
+                self.variant
+            ));
+        }
+        if !(1..=MAX_KING_BUCKETS).contains(&kings.buckets) {
+            return Err(format!(
+                "{} king buckets (1 to {MAX_KING_BUCKETS})",
+                kings.buckets
+            ));
+        }
+        if kings.bucket_of.len() != self.cells
+            || kings.bucket_of.iter().any(|&b| b as usize >= kings.buckets)
+        {
+            return Err(format!(
+                "a king bucket for each of the {} cells, below {}",
+                self.cells, kings.buckets
+            ));
+        }
+        self.kings = kings;
+        Ok(self)
+    }
+
+    /// The king layout written as `layout` (`strata train-net --king-buckets`): the ranks
+    /// from the perspective's first, separated by `/`, each a digit (or `a` to `f`) per file
+    /// from the left: the bucket of a royal piece there, on every level; the last rank
+    /// given stands for those beyond it. With `mirror` a rank gives the left half's files
+    /// only (the middle one included). Buckets are numbered from 0 without a gap.
+    pub fn parse_kings(&self, layout: &str, mirror: bool) -> Result<Kings, String> {
+        let width = if mirror {
+            self.files.div_ceil(2)
+        } else {
+            self.files
+        };
+        let ranks: Vec<Vec<u8>> = layout
+            .split('/')
+            .map(|r| {
+                r.chars()
+                    .map(|c| {
+                        c.to_digit(16)
+                            .filter(|_| !c.is_ascii_uppercase())
+                            .map(|d| d as u8)
+                    })
+                    .collect::<Option<Vec<u8>>>()
+                    .ok_or_else(|| {
+                        format!(
+                            "king buckets '{}': a bucket is a digit or a to f",
+                            crate::text::echo(layout, 64)
+                        )
+                    })
+            })
+            .collect::<Result<_, _>>()?;
+        if let Some(r) = ranks.iter().find(|r| r.len() != width) {
+            return Err(format!(
+                "king buckets '{}': a rank of {} buckets; '{}' has {width} files{}",
+                crate::text::echo(layout, 64),
+                r.len(),
+                self.variant,
+                if mirror { " to its left half" } else { "" }
+            ));
+        }
+        let buckets = ranks.iter().flatten().max().map_or(0, |&b| b as usize + 1);
+        for b in 0..buckets {
+            if !ranks.iter().flatten().any(|&x| x as usize == b) {
+                return Err(format!(
+                    "king buckets '{}': bucket {b} is never used",
+                    crate::text::echo(layout, 64)
+                ));
+            }
+        }
+        let bucket_of = self
+            .axes
+            .iter()
+            .map(|a| {
+                let (x, y) = (a[0] as usize, a[1] as usize - self.files);
+                let x = if x >= width { self.files - 1 - x } else { x };
+                ranks[y.min(ranks.len() - 1)][x]
+            })
+            .collect();
+        Ok(Kings {
+            buckets,
+            mirror,
+            bucket_of,
+        })
+    }
+
+    /// The board inputs of one king bucket.
+    #[inline(always)]
+    pub fn bucket_inputs(&self) -> usize {
+        self.colours * self.kinds * self.cells
+    }
+
+    /// The cell of `colour`'s royal piece among `cells` (the first, should it have several),
+    /// where the layout follows one.
+    #[inline]
+    pub fn king_cell(&self, colour: usize, cells: &[Piece]) -> Option<Cell> {
+        let royal = self.royal.filter(|_| !self.kings.is_plain())?;
+        cells
+            .iter()
+            .position(|p| p.is_some() && p.kind() == royal && p.colour().idx() == colour)
+    }
+
+    /// The frame of perspective `of` whose royal piece stands on `king` (none: the first
+    /// bucket, not mirrored).
+    #[inline]
+    pub fn frame(&self, of: usize, king: Option<Cell>) -> Frame {
+        let Some(cell) = king.filter(|_| !self.kings.is_plain()) else {
+            return Frame::default();
+        };
+        let mut seen = self.view[of][cell] as usize;
+        let mirror = self.kings.mirror && self.axes[seen][0] as usize >= self.files.div_ceil(2);
+        if mirror {
+            seen = self.mirror.as_ref().map_or(seen, |m| m[seen] as usize);
+        }
+        Frame {
+            base: (self.kings.bucket_of[seen] as usize * self.bucket_inputs()) as u32,
+            mirror,
+        }
     }
 
     /// The colours out of the game among `pieces` (bit `c` for colour `c`): in a game of
@@ -145,9 +376,9 @@ impl Spec {
         !live & ((1u8 << self.colours) - 1)
     }
 
-    /// Inputs for the pieces on the board.
+    /// Inputs for the pieces on the board: a set of [`Spec::bucket_inputs`] per king bucket.
     pub fn board_inputs(&self) -> usize {
-        self.colours * self.kinds * self.cells
+        self.kings.buckets * self.bucket_inputs()
     }
 
     /// Every input: the board's, then the hands'.
@@ -164,11 +395,37 @@ impl Spec {
         (colour.idx() + self.colours - of) & (self.colours - 1)
     }
 
-    /// The input of a piece of `colour` and `kind` on `cell`, seen from `of`.
+    /// The input of a piece of `colour` and `kind` on `cell`, seen from `of` in the plain
+    /// layout (or its first king bucket, not mirrored).
     #[inline(always)]
     pub fn board_input(&self, of: usize, colour: Colour, kind: Kind, cell: Cell) -> usize {
-        (self.relation(of, colour) * self.kinds + kind as usize) * self.cells
-            + self.flat_view[of * self.cells + cell] as usize
+        self.board_input_in(Frame::default(), of, colour, kind, cell)
+    }
+
+    /// The input of a piece of `colour` and `kind` on `cell`, seen from `of` in `frame`
+    /// ([`Spec::frame`]).
+    #[inline(always)]
+    pub fn board_input_in(
+        &self,
+        frame: Frame,
+        of: usize,
+        colour: Colour,
+        kind: Kind,
+        cell: Cell,
+    ) -> usize {
+        self.frame_view(of, frame).input(self, colour, kind, cell)
+    }
+
+    /// What `of` sees in `frame`, to find the inputs of many pieces by
+    /// ([`FrameView::input`]).
+    #[inline(always)]
+    pub fn frame_view(&self, of: usize, frame: Frame) -> FrameView<'_> {
+        let at = (frame.mirror as usize * self.colours + of) * self.cells;
+        FrameView {
+            of,
+            base: frame.base as usize,
+            cells: &self.flat_view[at..at + self.cells],
+        }
     }
 
     /// The input "at least `n` (1 ..= [`HAND_CAP`]) of `kind` in `colour`'s hand", seen from
@@ -444,6 +701,93 @@ mod tests {
         let mirror = s.mirror.unwrap();
         assert_eq!((mirror[0], mirror[12], mirror[63]), (7, 11, 56));
         assert_eq!(s.level_mirror, None, "one level");
+    }
+
+    /// Chess's king buckets `0011/2222/3333`, mirrored: a King on the e-file or beyond sees
+    /// the board mirrored; e1 and d1 share a bucket, g1 and b1 another, every square of the
+    /// second rank a third, the ranks beyond a fourth; Black sees its own from e8 alike.
+    /// Layouts that do not fit the board are refused with the reason.
+    #[test]
+    fn chess_king_buckets_follow_the_king_mirrored() {
+        let plain = Spec::of(Variant::Chess);
+        let kings = plain.parse_kings("0011/2222/3333", true).unwrap();
+        assert_eq!((kings.buckets, kings.mirror), (4, true));
+        let s = plain.clone().with_kings(kings).unwrap();
+        assert_eq!(s.board_inputs(), 4 * 768);
+        assert_eq!(s.inputs(), 4 * 768 + 2 * 6 * HAND_CAP);
+        assert_eq!(s.fingerprint, plain.fingerprint);
+        let frame = |of: usize, sq: usize| s.frame(of, Some(sq));
+        let base = |b: u32| b * 768;
+        assert_eq!(
+            frame(0, 4),
+            Frame {
+                base: base(1),
+                mirror: true
+            },
+            "e1"
+        );
+        assert_eq!(
+            frame(0, 3),
+            Frame {
+                base: base(1),
+                mirror: false
+            },
+            "d1"
+        );
+        assert_eq!(
+            frame(0, 6),
+            Frame {
+                base: base(0),
+                mirror: true
+            },
+            "g1"
+        );
+        assert_eq!(
+            frame(0, 1),
+            Frame {
+                base: base(0),
+                mirror: false
+            },
+            "b1"
+        );
+        assert_eq!(frame(0, 15).base, base(2), "h2");
+        assert_eq!(frame(0, 36).base, base(3), "e5");
+        assert_eq!(frame(1, 60), frame(0, 4), "Black from e8");
+        assert_eq!(frame(1, 8).base, base(3), "Black's King on a2");
+        // A White Pawn on e2 seen by White with its King on g1: as if on d2, in bucket 0;
+        // with its King on d5, on e2 in bucket 3.
+        let f = frame(0, 6);
+        assert_eq!(s.board_input_in(f, 0, Colour::WHITE, 0, 12), 11);
+        assert_eq!(
+            s.board_input_in(frame(0, 35), 0, Colour::WHITE, 0, 12),
+            3 * 768 + 12
+        );
+        let start = AnyGame::startpos(Variant::Chess);
+        let cells: Vec<Piece> = (0..64).map(|c| start.piece_at(c)).collect();
+        assert_eq!(
+            (s.king_cell(0, &cells), s.king_cell(1, &cells)),
+            (Some(4), Some(60))
+        );
+        assert_eq!(
+            plain.king_cell(0, &cells),
+            None,
+            "the plain layout follows nothing"
+        );
+        for (layout, mirror, why) in [
+            ("0011/2222", false, "8 files"),
+            ("00112/2222", true, "4 files to its left half"),
+            ("0022/2222", true, "bucket 1 is never used"),
+            ("00x1/2222", true, "a digit or a to f"),
+        ] {
+            let e = plain.parse_kings(layout, mirror).unwrap_err();
+            assert!(e.contains(why), "{layout}: {e}");
+        }
+        let too_many = Kings {
+            buckets: MAX_KING_BUCKETS + 1,
+            mirror: false,
+            bucket_of: vec![0; 64],
+        };
+        assert!(plain.clone().with_kings(too_many).is_err());
     }
 
     /// Polyhedron's levels mirrored (A and E, B and D exchanged, C kept) map its board and
