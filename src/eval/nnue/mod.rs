@@ -696,6 +696,46 @@ pub(crate) mod tests {
         Net::new(&spec, hidden, w1, vec![40; hidden], w2, b2).with_psqt(psqt)
     }
 
+    /// A network with king buckets (version 6) reads back as written, and a damaged or
+    /// hostile layout is refused with the reason: a bucket beyond the count, a count of 0 or
+    /// beyond the bound, a mirror flag other than 0 or 1, or a layout whose inputs the file
+    /// does not hold.
+    #[test]
+    fn a_network_with_king_buckets_reads_back_and_a_bad_layout_is_refused() {
+        let v = Variant::Chess;
+        let net = test_net_for(&spec_with_kings(v), 16);
+        let bytes = net.write();
+        assert_eq!(bytes[8..12], net::VERSION_KINGS.to_le_bytes());
+        assert_eq!(Net::read(&bytes, &Spec::of(v)), Ok(net.clone()));
+        // The layout's place: after the header's six numbers, the flag, the share and the
+        // terms' name ("all").
+        let at = 8 + 4 + 2 + "chess".len() + 8 + 6 * 4 + 4 + 4 + 2 + net::BLEND_ALL.len();
+        assert_eq!(
+            (bytes[at], &bytes[at + 1..at + 3]),
+            (1, &3u16.to_le_bytes()[..])
+        );
+        let changed = |at: usize, new: &[u8]| {
+            let mut b = bytes.clone();
+            b[at..at + new.len()].copy_from_slice(new);
+            Net::read(&b, &Spec::of(v)).unwrap_err()
+        };
+        let e = changed(at + 3 + 20, &[3]);
+        assert!(
+            e.contains("a king bucket for each of the 64 cells, below 3"),
+            "{e}"
+        );
+        let e = changed(at, &[2]);
+        assert!(e.contains("a king mirror flag of 2"), "{e}");
+        for n in [0u16, 17, u16::MAX] {
+            let e = changed(at + 1, &n.to_le_bytes());
+            assert!(e.contains(&format!("{n} king buckets (1 to 16)")), "{e}");
+        }
+        let e = changed(at + 1, &4u16.to_le_bytes());
+        assert!(e.contains("inputs; this variant has"), "{e}");
+        let e = Net::read(&bytes[..at + 40], &Spec::of(v)).unwrap_err();
+        assert!(!e.is_empty());
+    }
+
     /// Output biases far beyond anything trained (a damaged or hostile file) give an
     /// evaluation within [`net::MAX_OUTPUT`], never a mate score.
     #[test]
