@@ -224,19 +224,21 @@ fn input_of(spec: &Spec, of: usize, frame: Frame, item: Item, flip: u8) -> usize
 }
 
 /// The frame `of` sees `items` in ([`Spec::frame`]: where its royal piece stands), on the
-/// board as `flip` shows it.
+/// board as `flip` shows it; of several royal pieces, the one on the first cell of the board
+/// so shown, as the engine picks it ([`Spec::king_cell`]).
 fn frame_of(spec: &Spec, of: usize, items: &[Item], flip: u8) -> Frame {
     let Some(royal) = spec.royal.filter(|_| !spec.kings.is_plain()) else {
         return Frame::default();
     };
     let king = items
         .iter()
-        .find(|&&i| {
+        .filter(|&&i| {
             i & IN_HAND == 0
                 && ((i >> 16) & 0xff) as Kind == royal
                 && ((i >> 24) & 0xf) as usize == of
         })
-        .map(|&i| flipped(spec, (i & 0xffff) as usize, flip));
+        .map(|&i| flipped(spec, (i & 0xffff) as usize, flip))
+        .min();
     spec.frame(of, king)
 }
 
@@ -1529,6 +1531,32 @@ mod tests {
         assert!(
             away >= 2,
             "some royal piece stands beyond the first bucket: {away}"
+        );
+    }
+
+    /// Of two royal pieces of a side (a variant file may have several), the trainer follows
+    /// the one on the first cell of the board as shown, mirrored or not, as the engine does.
+    #[test]
+    fn of_several_royal_pieces_the_first_shown_is_followed() {
+        let plain = Spec::of(Variant::Chess);
+        let spec = plain
+            .clone()
+            .with_kings(plain.parse_kings("0123/4444", true).unwrap())
+            .unwrap();
+        // White Kings on b1 and g1 (5 is chess's King).
+        let items = [item(Colour::WHITE, 5, 1), item(Colour::WHITE, 5, 6)];
+        for flip in [0, FILES] {
+            let shown: Vec<usize> = items
+                .iter()
+                .map(|&i| flipped(&spec, (i & 0xffff) as usize, flip))
+                .collect();
+            let first = *shown.iter().min().unwrap();
+            assert_eq!(frame_of(&spec, 0, &items, flip), spec.frame(0, Some(first)));
+        }
+        assert_ne!(
+            frame_of(&spec, 0, &items, 0).mirror,
+            spec.frame(0, Some(6)).mirror,
+            "b1, not g1, unmirrored"
         );
     }
 

@@ -732,6 +732,9 @@ pub(crate) mod tests {
         }
         let e = changed(at + 1, &4u16.to_le_bytes());
         assert!(e.contains("inputs; this variant has"), "{e}");
+        // One bucket, no mirror: still every cell's bucket checked.
+        let e = changed(at, &[0, 1, 0]);
+        assert!(e.contains("below 1"), "{e}");
         let e = Net::read(&bytes[..at + 40], &Spec::of(v)).unwrap_err();
         assert!(!e.is_empty());
     }

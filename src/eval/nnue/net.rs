@@ -245,7 +245,8 @@ impl Net {
             terms_share = r.u32()?;
             if !(!kings as u32..=MAX_TERMS_SHARE).contains(&terms_share) {
                 return Err(format!(
-                    "a share of the terms of {terms_share} % (1 to {MAX_TERMS_SHARE})"
+                    "a share of the terms of {terms_share} % ({} to {MAX_TERMS_SHARE})",
+                    !kings as u32
                 ));
             }
             let blend = if named {

@@ -229,6 +229,20 @@ impl Spec {
     /// The same spec with the king layout `kings`; refused (with the reason) where the
     /// variant has no royal piece to follow, or the board does not mirror as it asks.
     pub fn with_kings(mut self, kings: Kings) -> Result<Spec, String> {
+        if !(1..=MAX_KING_BUCKETS).contains(&kings.buckets) {
+            return Err(format!(
+                "{} king buckets (1 to {MAX_KING_BUCKETS})",
+                kings.buckets
+            ));
+        }
+        if kings.bucket_of.len() != self.cells
+            || kings.bucket_of.iter().any(|&b| b as usize >= kings.buckets)
+        {
+            return Err(format!(
+                "a king bucket for each of the {} cells, below {}",
+                self.cells, kings.buckets
+            ));
+        }
         if kings.is_plain() {
             self.kings = Kings::plain(self.cells);
             return Ok(self);
@@ -243,20 +257,6 @@ impl Spec {
             return Err(format!(
                 "king buckets: the board of '{}' does not mirror left to right",
                 self.variant
-            ));
-        }
-        if !(1..=MAX_KING_BUCKETS).contains(&kings.buckets) {
-            return Err(format!(
-                "{} king buckets (1 to {MAX_KING_BUCKETS})",
-                kings.buckets
-            ));
-        }
-        if kings.bucket_of.len() != self.cells
-            || kings.bucket_of.iter().any(|&b| b as usize >= kings.buckets)
-        {
-            return Err(format!(
-                "a king bucket for each of the {} cells, below {}",
-                self.cells, kings.buckets
             ));
         }
         self.kings = kings;
@@ -292,6 +292,21 @@ impl Spec {
                     })
             })
             .collect::<Result<_, _>>()?;
+        let board_ranks = self
+            .axes
+            .iter()
+            .map(|a| a[1] as usize + 1)
+            .max()
+            .unwrap_or(0)
+            - self.files;
+        if ranks.len() > board_ranks {
+            return Err(format!(
+                "king buckets '{}': {} ranks; '{}' has {board_ranks}",
+                crate::text::echo(layout, 64),
+                ranks.len(),
+                self.variant
+            ));
+        }
         if let Some(r) = ranks.iter().find(|r| r.len() != width) {
             return Err(format!(
                 "king buckets '{}': a rank of {} buckets; '{}' has {width} files{}",
@@ -778,6 +793,11 @@ mod tests {
             ("00112/2222", true, "4 files to its left half"),
             ("0022/2222", true, "bucket 1 is never used"),
             ("00x1/2222", true, "a digit or a to f"),
+            (
+                "0000/0000/0000/0000/0000/0000/0000/0000/1111",
+                true,
+                "9 ranks; 'chess' has 8",
+            ),
         ] {
             let e = plain.parse_kings(layout, mirror).unwrap_err();
             assert!(e.contains(why), "{layout}: {e}");
