@@ -6,7 +6,8 @@
 //!    static evaluation, and pruning before any move is tried (reverse futility, null move).
 //! 3. The move loop: moves in order (the table's move first, before the others are
 //!    generated where the variant allows it), late quiet moves pruned, the others searched
-//!    with a null window (reduced when late and quiet) and re-searched when they beat alpha;
+//!    with a null window (reduced when late and quiet, more where the node is expected to
+//!    fail high) and re-searched when they beat alpha;
 //!    a cutoff rewards the move in the killers and the history.
 //! 4. The result stored in the transposition table.
 
@@ -14,10 +15,10 @@ use super::ordering::{KILLER, NO_ARRIVAL, TT_MOVE, pick, score_moves, tactical_s
 use super::params::{
     CHECK_EXTENSION_MAX_PLY, FUTILITY_BASE, FUTILITY_MARGIN, FUTILITY_MAX_DEPTH,
     FUTILITY_REDUCED_MAX_DEPTH, HISTORY_BONUS_BASE, HISTORY_BONUS_FACTOR, HISTORY_BONUS_MAX,
-    IIR_MIN_DEPTH, LMP_BASE, LMP_FACTOR, LMP_MAX_DEPTH, LMR_HISTORY_DIVISOR, LMR_MIN_DEPTH,
-    NMP_BASE, NMP_DEPTH_DIVISOR, NMP_EVAL_DIVISOR, NMP_EVAL_MAX, NMP_MIN_DEPTH, PROBCUT_IMPROVING,
-    PROBCUT_MARGIN, PROBCUT_MIN_DEPTH, PROBCUT_REDUCTION, RFP_MARGIN, RFP_MAX_DEPTH,
-    SE_DOUBLE_MARGIN, SE_DOUBLE_MAX, SE_MARGIN, SE_MIN_DEPTH, SE_TT_DEPTH_MARGIN,
+    IIR_MIN_DEPTH, LMP_BASE, LMP_FACTOR, LMP_MAX_DEPTH, LMR_CUT_NODE, LMR_HISTORY_DIVISOR,
+    LMR_MIN_DEPTH, NMP_BASE, NMP_DEPTH_DIVISOR, NMP_EVAL_DIVISOR, NMP_EVAL_MAX, NMP_MIN_DEPTH,
+    PROBCUT_IMPROVING, PROBCUT_MARGIN, PROBCUT_MIN_DEPTH, PROBCUT_REDUCTION, RFP_MARGIN,
+    RFP_MAX_DEPTH, SE_DOUBLE_MARGIN, SE_DOUBLE_MAX, SE_MARGIN, SE_MIN_DEPTH, SE_TT_DEPTH_MARGIN,
     SEE_PRUNE_MAX_DEPTH, SEE_QUIET_MARGIN, SEE_TACTICAL_MARGIN, reduction,
 };
 use super::tt::{Bound, Entry};
@@ -47,6 +48,9 @@ struct Node {
     /// the refined search): the quiet moves are then reduced a ply more. Set only once the
     /// node reaches its move loop (not at the nodes pruned before it).
     tt_tactical: bool,
+    /// Whether the node is expected to fail high (a cut node): late quiet moves are reduced
+    /// more there, in the variants with the refined search.
+    cut: bool,
 }
 
 /// The move just made, as `search_move` needs it.
@@ -101,22 +105,25 @@ impl<G: Evaluate> Worker<'_, G> {
         alpha: i32,
         beta: i32,
         ply: usize,
+        cut: bool,
     ) -> i32 {
         if same_team {
-            self.search::<PV>(depth, alpha, beta, ply)
+            self.search::<PV>(depth, alpha, beta, ply, cut)
         } else {
-            -self.search::<PV>(depth, -beta, -alpha, ply)
+            -self.search::<PV>(depth, -beta, -alpha, ply, cut)
         }
     }
 
     /// Principal variation search of the current position at `depth` within (`alpha`,
-    /// `beta`), `ply` plies from the root.
+    /// `beta`), `ply` plies from the root; `cut` where a fail high is expected (a cut node:
+    /// a null-window search that is not the first move's at an expected all node).
     pub(super) fn search<const PV: bool>(
         &mut self,
         depth: i32,
         mut alpha: i32,
         mut beta: i32,
         ply: usize,
+        cut: bool,
     ) -> i32 {
         if depth <= 0 {
             return self.qsearch::<PV>(alpha, beta, ply, 0, Move::NONE);
@@ -195,6 +202,7 @@ impl<G: Evaluate> Worker<'_, G> {
             excluded,
             improving,
             tt_tactical: false,
+            cut: cut && !PV,
         };
         if !PV
             && !in_check
@@ -325,7 +333,7 @@ impl<G: Evaluate> Worker<'_, G> {
             self.pos.make_null();
             self.count_node();
             let same = self.pos.team_to_move() == n.team;
-            let v = self.child::<false>(same, depth - 1 - r, beta - 1, beta, n.ply + 1);
+            let v = self.child::<false>(same, depth - 1 - r, beta - 1, beta, n.ply + 1, !n.cut);
             self.pos.unmake_null();
             if self.stopped {
                 return Some(0);
@@ -373,10 +381,10 @@ impl<G: Evaluate> Worker<'_, G> {
             self.make_move(m);
             let same = self.pos.team_to_move() == n.team;
             let ply = n.ply + 1;
-            let mut v = self.child::<false>(same, 0, pbeta - 1, pbeta, ply);
+            let mut v = self.child::<false>(same, 0, pbeta - 1, pbeta, ply, !n.cut);
             if v >= pbeta {
                 let d = n.depth - PROBCUT_REDUCTION;
-                v = self.child::<false>(same, d, pbeta - 1, pbeta, ply);
+                v = self.child::<false>(same, d, pbeta - 1, pbeta, ply, !n.cut);
             }
             self.pos.unmake();
             if self.stopped {
@@ -596,14 +604,17 @@ impl<G: Evaluate> Worker<'_, G> {
         let same = self.pos.team_to_move() == n.team;
         let extend = gives_check && ply < CHECK_EXTENSION_MAX_PLY;
         let new_depth = depth - 1 + extension.unwrap_or(extend as i32);
+        // The first move of a cut node is expected to fail low below it (an all node), of
+        // an all node to fail high; a later move is searched as expected to fail high.
         if searched == 0 {
-            return self.child::<PV>(same, new_depth, alpha, beta, ply + 1);
+            return self.child::<PV>(same, new_depth, alpha, beta, ply + 1, !PV && !n.cut);
         }
         let mut r = 0;
         if quiet && !n.in_check && !gives_check && depth >= LMR_MIN_DEPTH {
             r = reduction(depth, searched) - PV as i32
                 + (self.refined && !n.improving) as i32
-                + n.tt_tactical as i32;
+                + n.tt_tactical as i32
+                + (self.refined && n.cut) as i32 * LMR_CUT_NODE;
             // Less for a killer, and by the move's histories: more for a move that rarely
             // caused a cutoff, less for one that often did.
             if self.refined {
@@ -615,12 +626,12 @@ impl<G: Evaluate> Worker<'_, G> {
             }
             r = r.clamp(0, new_depth - 1);
         }
-        let mut v = self.child::<false>(same, new_depth - r, alpha, alpha + 1, ply + 1);
+        let mut v = self.child::<false>(same, new_depth - r, alpha, alpha + 1, ply + 1, true);
         if v > alpha && r > 0 {
-            v = self.child::<false>(same, new_depth, alpha, alpha + 1, ply + 1);
+            v = self.child::<false>(same, new_depth, alpha, alpha + 1, ply + 1, !n.cut);
         }
         if PV && v > alpha && v < beta {
-            v = self.child::<true>(same, new_depth, alpha, beta, ply + 1);
+            v = self.child::<true>(same, new_depth, alpha, beta, ply + 1, false);
         }
         v
     }
@@ -700,7 +711,7 @@ impl<G: Evaluate> Worker<'_, G> {
         let sbeta = (score - SE_MARGIN * n.depth).max(-MATE_BOUND);
         let sdepth = (n.depth - 1) / 2;
         self.excluded[n.ply] = e.mv;
-        let v = self.search::<false>(sdepth, sbeta - 1, sbeta, n.ply);
+        let v = self.search::<false>(sdepth, sbeta - 1, sbeta, n.ply, n.cut);
         self.excluded[n.ply] = Move::NONE;
         if self.stopped {
             return None;

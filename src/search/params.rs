@@ -124,6 +124,9 @@ pub const LMR_MIN_MOVES: usize = 2;
 pub const LMR_BASE: f64 = 0.75;
 /// See [`LMR_BASE`].
 pub const LMR_DIVISOR: f64 = 2.25;
+/// In the variants with the refined search, a quiet move's reduction at a node expected to
+/// fail high (a cut node) is this many plies more.
+pub const LMR_CUT_NODE: i32 = 1;
 /// A quiet move's reduction falls by one ply per this much of its history score (its own
 /// history doubled plus its continuation histories) and rises likewise when that is negative.
 pub const LMR_HISTORY_DIVISOR: i32 = 8192;

@@ -32,11 +32,11 @@ impl<G: Evaluate> Worker<'_, G> {
             let new_depth = depth - 1 + self.pos.in_check() as i32;
             self.pv[1].clear();
             let v = if i == pv_idx {
-                self.child::<true>(same, new_depth, alpha, beta, 1)
+                self.child::<true>(same, new_depth, alpha, beta, 1, false)
             } else {
-                let mut v = self.child::<false>(same, new_depth, alpha, alpha + 1, 1);
+                let mut v = self.child::<false>(same, new_depth, alpha, alpha + 1, 1, true);
                 if v > alpha && v < beta {
-                    v = self.child::<true>(same, new_depth, alpha, beta, 1);
+                    v = self.child::<true>(same, new_depth, alpha, beta, 1, false);
                 }
                 v
             };
