@@ -116,7 +116,7 @@ impl<G: Evaluate> Worker<'_, G> {
 
     /// Principal variation search of the current position at `depth` within (`alpha`,
     /// `beta`), `ply` plies from the root; `cut` where a fail high is expected (a cut node:
-    /// a null-window search that is not the first move's at an expected all node).
+    /// a later move's null-window search, or the first move's at an expected all node).
     pub(super) fn search<const PV: bool>(
         &mut self,
         depth: i32,
