@@ -632,3 +632,38 @@ fn a_blend_is_judged_beside_its_own_terms_untrained_too() {
     let trained = train(&path("further.net"), &["--init", &first, "--epochs", "1"]);
     assert_eq!(untrained, trained);
 }
+
+/// `eval` says what the search uses where chess's endgame knowledge replaces the network's
+/// score (a lone King against a Bishop and Knight: a sure win, src/eval/chess/endgames.rs),
+/// and that it is the network's score elsewhere.
+#[test]
+fn eval_shows_the_lone_king_evaluation() {
+    let out = session(&[
+        "position fen k7/8/8/8/8/8/8/2B1KN2 w - - 0 1".to_string(),
+        "eval".to_string(),
+        "position fen k7/8/8/8/8/8/8/2B1KN2 b - - 0 1".to_string(),
+        "eval".to_string(),
+        "position startpos".to_string(),
+        "eval".to_string(),
+    ]);
+    let used: Vec<f64> = out
+        .lines()
+        .filter_map(|l| {
+            l.strip_prefix("With the variant's endgame knowledge (what the search uses): ")
+        })
+        .map(|l| l.split(' ').next().unwrap().parse().unwrap())
+        .collect();
+    assert_eq!(used.len(), 2, "{out}");
+    assert!(used[0] > 20.0 && used[1] == -used[0], "{out}");
+    assert_eq!(
+        out.matches("Network evaluation (alone)").count(),
+        2,
+        "{out}"
+    );
+    assert_eq!(
+        out.matches("Network evaluation (what the search uses)")
+            .count(),
+        1,
+        "{out}"
+    );
+}

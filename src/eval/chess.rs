@@ -10,6 +10,8 @@
 
 use std::sync::LazyLock;
 
+mod endgames;
+
 use super::geometry::centrality;
 use super::standard::record;
 use super::weights::{self, Weights};
@@ -764,6 +766,23 @@ impl Evaluate for ChessPosition {
             v + TEMPO
         } else {
             -v + TEMPO
+        }
+    }
+
+    /// Chess (not Pole Chess, where it is not measured): a drive to mate where a side that
+    /// can force it faces a lone King ([`endgames::lone_king`]), else the network's score.
+    #[inline]
+    fn adjust_network(&self, v: i32) -> i32 {
+        if self.is_pole() {
+            return v;
+        }
+        let us = self.side_to_move();
+        if let Some(w) = endgames::lone_king(self.board(), us) {
+            return w;
+        }
+        match endgames::lone_king(self.board(), us.flip()) {
+            Some(w) => -w,
+            None => v,
         }
     }
 

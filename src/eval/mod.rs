@@ -204,24 +204,36 @@ pub trait Evaluate: nnue::NetView + Game {
     /// The evaluation in centipawns from the point of view of the team to move: the
     /// variant's network where it plays with one ([`nnue::current`]), blended with the
     /// hand-written terms where the network's file gives them a share
-    /// ([`nnue::Net::terms_share`]), else the terms.
+    /// ([`nnue::Net::terms_share`]) and adjusted by [`Evaluate::adjust_network`], else the
+    /// terms.
     fn evaluate(&self) -> i32 {
         match nnue::current(self.variant()) {
-            Some(net) => net.blend(net.evaluate_fresh(self), || self.blend_terms()),
+            Some(net) => {
+                self.adjust_network(net.blend(net.evaluate_fresh(self), || self.blend_terms()))
+            }
             None => self.evaluate_with(&mut NoTrace),
         }
     }
 
     /// The evaluation, as [`Evaluate::evaluate`], by the search thread's `cache`: its
     /// network, with the accumulators of the line updated from the nearest position it
-    /// holds (and blended with the terms as its file says); the hand-written terms where it
-    /// has no network.
+    /// holds (blended with the terms as its file says, and adjusted as
+    /// [`Evaluate::adjust_network`] says); the hand-written terms where it has no network.
     #[inline(always)]
     fn evaluate_cached(&self, cache: &mut nnue::EvalCache) -> i32 {
         match cache.evaluate(self) {
-            Some(v) => cache.blend(v, || self.blend_terms()),
+            Some(v) => self.adjust_network(cache.blend(v, || self.blend_terms())),
             None => self.evaluate_with(&mut NoTrace),
         }
+    }
+
+    /// The network's evaluation `v` (blended where its file says; the team to move's view)
+    /// as the search uses it: replaced where the variant knows better than its network
+    /// (chess: a lone King against what forces mate, `chess::endgames`). Unchanged by
+    /// default.
+    #[inline(always)]
+    fn adjust_network(&self, v: i32) -> i32 {
+        v
     }
 
     /// The hand-written terms a network blends with where its file gives them a share

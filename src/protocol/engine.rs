@@ -418,8 +418,11 @@ impl Engine {
                     let mut lines = t.lines(v, g.team_to_move());
                     if let Some(net) = crate::eval::nnue::current(g.variant()) {
                         let own = net.evaluate_fresh(g);
+                        let blended = net.blend(own, || v);
+                        let used = g.adjust_network(blended);
                         let (what, share) = match net.terms_share {
-                            0 => ("what the search uses", String::new()),
+                            0 if used == own => ("what the search uses", String::new()),
+                            0 => ("alone", String::new()),
                             s => ("alone", format!("; blended {}/{s} with the terms", 100 - s)),
                         };
                         lines.push(format!(
@@ -431,8 +434,20 @@ impl Engine {
                         ));
                         if net.terms_share > 0 {
                             lines.push(format!(
-                                "Blended evaluation (what the search uses): {:+.2} (side to move)",
-                                net.blend(own, || v) as f64 / 100.0
+                                "Blended evaluation{}: {:+.2} (side to move)",
+                                if used == blended {
+                                    " (what the search uses)"
+                                } else {
+                                    ""
+                                },
+                                blended as f64 / 100.0
+                            ));
+                        }
+                        if used != blended {
+                            lines.push(format!(
+                                "With the variant's endgame knowledge (what the search uses): \
+                                 {:+.2} (side to move)",
+                                used as f64 / 100.0
                             ));
                         }
                     }
