@@ -777,10 +777,10 @@ impl Evaluate for ChessPosition {
             return v;
         }
         let us = self.side_to_move();
-        if let Some(w) = endgames::lone_king(self.board(), us) {
+        if let Some(w) = endgames::lone_king(self, us) {
             return w;
         }
-        match endgames::lone_king(self.board(), us.flip()) {
+        match endgames::lone_king(self, us.flip()) {
             Some(w) => -w,
             None => v,
         }

@@ -7,8 +7,8 @@
 //! endgames the network misjudges", where Stockfish's classical scale factors for drawish
 //! material, measured and not kept, are too).
 
-use crate::rules::board::Board;
-use crate::rules::chess::tables::kind;
+use crate::rules::chess::ChessPosition;
+use crate::rules::chess::tables::{DARK_SQUARES, kind};
 use crate::rules::piece::Colour;
 
 /// A side that can force mate against a lone King evaluates as at least this ...
@@ -32,28 +32,21 @@ fn edge_distance(sq: usize) -> (i32, i32) {
 /// corner for a Bishop and Knight) and to the other King, so that the search, which cannot
 /// see a mate twenty moves away, makes progress towards it. `None` elsewhere: the network
 /// evaluates.
-pub fn lone_king(b: &Board<1>, strong: Colour) -> Option<i32> {
+pub fn lone_king(p: &ChessPosition, strong: Colour) -> Option<i32> {
+    let b = p.board();
     let weak = strong.flip();
     if b.colour(weak).len() != 1 {
         return None;
     }
     let count = |k| b.pieces(k, strong).len();
     let bishops = b.pieces(kind::BISHOP, strong);
-    let both_colours = bishops.iter().any(|sq| (sq % 8 + sq / 8) % 2 == 0)
-        && bishops.iter().any(|sq| (sq % 8 + sq / 8) % 2 == 1);
-    let knight_and_bishop_alone = count(kind::KNIGHT) == 1
-        && count(kind::BISHOP) == 1
-        && count(kind::ROOK) + count(kind::QUEEN) + count(kind::PAWN) == 0;
-    if count(kind::QUEEN) + count(kind::ROOK) == 0
-        && !both_colours
-        && !(count(kind::KNIGHT) > 0 && count(kind::BISHOP) > 0)
-    {
+    let on_dark = (bishops & DARK_SQUARES).any();
+    let on_light = bishops.and_not(DARK_SQUARES).any();
+    let (knights, heavy) = (count(kind::KNIGHT), count(kind::ROOK) + count(kind::QUEEN));
+    if heavy == 0 && !(on_dark && on_light) && (knights == 0 || bishops.is_empty()) {
         return None;
     }
-    let (ours, theirs) = (
-        b.pieces(kind::KING, strong).first()?,
-        b.pieces(kind::KING, weak).first()?,
-    );
+    let (ours, theirs) = (p.king_square(strong), p.king_square(weak));
     let (of, or) = ((ours % 8) as i32, (ours / 8) as i32);
     let (tf, tr) = ((theirs % 8) as i32, (theirs / 8) as i32);
     let kings = (of - tf).abs().max((or - tr).abs());
@@ -61,11 +54,10 @@ pub fn lone_king(b: &Board<1>, strong: Colour) -> Option<i32> {
     for (k, value) in LONE_KING_MATERIAL.iter().enumerate() {
         v += value * count(k as u8) as i32;
     }
-    if knight_and_bishop_alone {
-        // Corners a1 and h8 are dark (file + rank even), a8 and h1 light. On the diagonal
-        // between the other two corners the lone King is as far from both as it can be.
-        let dark = bishops.iter().all(|sq| (sq % 8 + sq / 8) % 2 == 0);
-        let towards = if dark {
+    if heavy == 0 && knights == 1 && bishops.len() == 1 && count(kind::PAWN) == 0 {
+        // Corners a1 and h8 are dark, a8 and h1 light. On the diagonal between the other two
+        // corners the lone King is as far from both as it can be.
+        let towards = if on_dark {
             (7 - tf - tr).abs()
         } else {
             (tf - tr).abs()
@@ -81,10 +73,9 @@ pub fn lone_king(b: &Board<1>, strong: Colour) -> Option<i32> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::chess::ChessPosition;
 
     fn lone(fen: &str, strong: Colour) -> Option<i32> {
-        lone_king(ChessPosition::from_fen(fen, false).unwrap().board(), strong)
+        lone_king(&ChessPosition::from_fen(fen, false).unwrap(), strong)
     }
 
     #[test]
@@ -118,7 +109,7 @@ mod tests {
         let white = ChessPosition::from_fen("k7/8/8/8/8/8/8/2B1KN2 w - - 0 1", false).unwrap();
         let black = ChessPosition::from_fen("k7/8/8/8/8/8/8/2B1KN2 b - - 0 1", false).unwrap();
         let net = nnue::embedded(white.variant()).unwrap();
-        let win = lone_king(white.board(), Colour::WHITE).unwrap();
+        let win = lone_king(&white, Colour::WHITE).unwrap();
         assert_eq!(
             white.evaluate_cached(&mut EvalCache::with_net(net.clone())),
             win

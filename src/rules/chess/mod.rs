@@ -54,9 +54,8 @@ impl ChessPosition {
             return knights.is_empty() && bishops.is_empty();
         }
         if knights.is_empty() {
-            const DARK: u64 = 0xAA55_AA55_AA55_AA55;
-            let on_dark = bishops.0[0] & DARK != 0;
-            let on_light = bishops.0[0] & !DARK != 0;
+            let on_dark = (bishops & tables::DARK_SQUARES).any();
+            let on_light = bishops.and_not(tables::DARK_SQUARES).any();
             return !(on_dark && on_light);
         }
         knights.len() == 1 && bishops.is_empty()

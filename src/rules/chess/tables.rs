@@ -29,6 +29,9 @@ pub mod kind {
     pub const POLE: Kind = 6;
 }
 
+/// The dark squares (a1, c1, ..., h8): a Bishop stays on its square colour.
+pub const DARK_SQUARES: Bb = BitSet([0xAA55_AA55_AA55_AA55]);
+
 /// FEN letters by kind (uppercase; lowercase for Black).
 pub const LETTERS: [char; 7] = ['P', 'N', 'B', 'R', 'Q', 'K', 'O'];
 
