@@ -18,7 +18,7 @@ use super::weights::{self, Weights};
 use super::{Evaluate, Score, Trace};
 use crate::rules::bitset::{BitSet, Cell};
 use crate::rules::chess::ChessPosition;
-use crate::rules::chess::tables::{Bb, TABLES, bishop_attacks, kind, rook_attacks};
+use crate::rules::chess::tables::{Bb, TABLES, bishop_attacks, distance, kind, rook_attacks};
 use crate::rules::piece::{Colour, Piece};
 use crate::rules::{Game, Move, MoveFlag};
 
@@ -543,10 +543,8 @@ impl ChessPosition {
     fn passer_support(&self, us: Colour, passers: Bb, p: &PieceTerms, q: &PieceTerms) -> Score {
         let e = &*EVAL;
         let occ = self.board().occupied();
-        let distance = |a: Cell, c: Cell| {
-            let (ax, ay, cx, cy) = (a % 8, a / 8, c % 8, c / 8);
-            ax.abs_diff(cx).max(ay.abs_diff(cy)).min(5) as i32
-        };
+        // Distances beyond five squares count as five.
+        let capped = |a: Cell, c: Cell| distance(a, c).min(5);
         let (ours, theirs) = (self.king_square(us), self.king_square(us.flip()));
         let mut s = Score::default();
         for sq in passers {
@@ -557,8 +555,7 @@ impl ChessPosition {
             }
             let stop = if us == Colour::WHITE { sq + 8 } else { sq - 8 };
             s.1 += w
-                * (distance(theirs, stop) * PASSER_THEIR_KING
-                    - distance(ours, stop) * PASSER_OUR_KING);
+                * (capped(theirs, stop) * PASSER_THEIR_KING - capped(ours, stop) * PASSER_OUR_KING);
             if occ.contains(stop) {
                 continue;
             }

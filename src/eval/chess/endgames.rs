@@ -8,7 +8,7 @@
 //! material, measured and not kept, are too).
 
 use crate::rules::chess::ChessPosition;
-use crate::rules::chess::tables::{DARK_SQUARES, kind};
+use crate::rules::chess::tables::{DARK_SQUARES, distance, kind};
 use crate::rules::piece::Colour;
 
 /// A side that can force mate against a lone King evaluates as at least this ...
@@ -47,10 +47,8 @@ pub fn lone_king(p: &ChessPosition, strong: Colour) -> Option<i32> {
         return None;
     }
     let (ours, theirs) = (p.king_square(strong), p.king_square(weak));
-    let (of, or) = ((ours % 8) as i32, (ours / 8) as i32);
     let (tf, tr) = ((theirs % 8) as i32, (theirs / 8) as i32);
-    let kings = (of - tf).abs().max((or - tr).abs());
-    let mut v = LONE_KING_WIN + 140 - 20 * kings;
+    let mut v = LONE_KING_WIN + 140 - 20 * distance(ours, theirs);
     for (k, value) in LONE_KING_MATERIAL.iter().enumerate() {
         v += value * count(k as u8) as i32;
     }

@@ -32,6 +32,11 @@ pub mod kind {
 /// The dark squares (a1, c1, ..., h8): a Bishop stays on its square colour.
 pub const DARK_SQUARES: Bb = BitSet([0xAA55_AA55_AA55_AA55]);
 
+/// The number of King steps between two squares (the larger of the file and rank distances).
+pub fn distance(a: Cell, b: Cell) -> i32 {
+    (a % 8).abs_diff(b % 8).max((a / 8).abs_diff(b / 8)) as i32
+}
+
 /// FEN letters by kind (uppercase; lowercase for Black).
 pub const LETTERS: [char; 7] = ['P', 'N', 'B', 'R', 'Q', 'K', 'O'];
 
