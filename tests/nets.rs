@@ -231,6 +231,47 @@ fn a_file_variant_gets_a_network_from_its_own_games() {
         said.contains("grew the network into king buckets") && said.contains("(2 king buckets)"),
         "{said}"
     );
+    // A network given with --init and more --hidden neurons grows (the new ones without
+    // output weights): the engine evaluates the grown file as it did the network; it does
+    // not shrink.
+    let wide = dir.join("wide.net");
+    let wide = wide.to_string_lossy();
+    let grow_args = |hidden: &str| -> Vec<String> {
+        let mut args = train_args(&wide, &["--init", &net, "--epochs", "0"]);
+        let at = args.iter().position(|a| a == "--hidden").unwrap();
+        args[at + 1] = hidden.into();
+        args
+    };
+    let said = run(&grow_args("64")
+        .iter()
+        .map(String::as_str)
+        .collect::<Vec<_>>());
+    assert!(
+        said.contains("grew the network from 32 to 64 hidden neurons")
+            && said.contains("64 hidden neurons, 8 buckets"),
+        "{said}"
+    );
+    assert!(
+        std::fs::metadata(&*wide).unwrap().len() > size * 3 / 2,
+        "{said}"
+    );
+    let evaluation = |net: &str| -> String {
+        let out = searched_with(net, "1");
+        out.lines()
+            .find(|l| l.contains("Network evaluation (what the search uses)"))
+            .unwrap_or_else(|| panic!("{out}"))
+            .replace("64 hidden", "32 hidden")
+    };
+    assert_eq!(evaluation(&wide), evaluation(&net));
+    let o = Command::new(strata())
+        .args(grow_args("16"))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        !o.status.success() && text.contains("does not shrink to 16"),
+        "{text}"
+    );
     for (bad, says) in [
         ("012/33", "a rank of 2 buckets"),
         ("013/333", "bucket 2 is never used"),

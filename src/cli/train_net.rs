@@ -86,16 +86,18 @@ pub struct Args {
     /// is version 3, 4 bytes an input larger. Kept where --init's network has one.
     #[arg(long)]
     linear: bool,
-    /// Hidden neurons per perspective (a multiple of 16, at most 2048).
-    #[arg(long, default_value_t = 256)]
-    hidden: usize,
+    /// Hidden neurons per perspective (a multiple of 16, at most 2048) [default: 256]. With
+    /// --init, more than its network has grows it: the new neurons start with small random
+    /// input weights and no output weights, so the network evaluates as before.
+    #[arg(long)]
+    hidden: Option<usize>,
     /// Output buckets, by the number of pieces on the board (1 to 64).
     #[arg(long, default_value_t = 8)]
     buckets: usize,
     /// Start from this network file instead of random weights: to train a network further
     /// on new games, or to carry another variant's network into this one where the boards
     /// and pieces coincide (chess's into Pole Chess's: the Pole's inputs start at zero). Its
-    /// size replaces --hidden and --buckets.
+    /// size replaces --buckets, and --hidden unless that grows it.
     #[arg(long)]
     init: Option<PathBuf>,
     /// Write the network only after an epoch whose validation loss is the lowest so far,
@@ -153,13 +155,13 @@ pub fn run(args: Args) -> Result<(), String> {
     if !(0.0..=1.0).contains(&args.lambda) || !(0.0..=1.0).contains(&args.weight_decay) {
         return Err("--lambda and --weight-decay must be within 0 to 1".into());
     }
-    if args.hidden == 0
-        || !args.hidden.is_multiple_of(16)
-        || args.hidden > crate::eval::nnue::net::MAX_HIDDEN
+    if let Some(hidden) = args.hidden
+        && (hidden == 0
+            || !hidden.is_multiple_of(16)
+            || hidden > crate::eval::nnue::net::MAX_HIDDEN)
     {
         return Err(format!(
-            "--hidden {}: a multiple of 16 from 16 to 2048",
-            args.hidden
+            "--hidden {hidden}: a multiple of 16 from 16 to 2048"
         ));
     }
     if args.buckets == 0 || args.buckets > crate::eval::nnue::net::MAX_BUCKETS {
@@ -178,7 +180,7 @@ pub fn run(args: Args) -> Result<(), String> {
     let net = match &args.init {
         None => FloatNet::random(
             kings.as_ref().unwrap_or(&spec),
-            args.hidden,
+            args.hidden.unwrap_or(256),
             args.buckets,
             args.seed,
         ),
@@ -228,6 +230,20 @@ pub fn run(args: Args) -> Result<(), String> {
                 .with_kings(k)
                 .map_err(|e| format!("--king-buckets with --init: {e}"))?;
             say("grew the network into king buckets, each starting as the plain layout's rows");
+            net
+        }
+        _ => net,
+    };
+    let net = match args.hidden {
+        Some(hidden) if args.init.is_some() && hidden != net.hidden => {
+            let from = net.hidden;
+            let net = net
+                .widened(hidden, args.seed)
+                .map_err(|e| format!("--hidden with --init: {e}"))?;
+            say(&format!(
+                "grew the network from {from} to {hidden} hidden neurons; the new ones start \
+                 with no output weights"
+            ));
             net
         }
         _ => net,

@@ -573,6 +573,45 @@ impl FloatNet {
         })
     }
 
+    /// The same network with `hidden` neurons per perspective (at least as many as it has):
+    /// the new neurons' input weights are small random ones (seeded, as [`FloatNet::random`]
+    /// draws them), their biases and output weights zero, so that it evaluates as before and
+    /// training gives the new neurons what the old ones did not learn (a network grown from
+    /// the one it was rather than trained from nothing on fewer games).
+    pub fn widened(self, hidden: usize, seed: u64) -> Result<FloatNet, String> {
+        let h = self.hidden;
+        if hidden < h {
+            return Err(format!(
+                "a network of {h} hidden neurons does not shrink to {hidden}"
+            ));
+        }
+        if hidden == h {
+            return Ok(self);
+        }
+        let mut rng = StdRng::seed_from_u64(seed);
+        let r = (1.0 / self.spec.start_pieces.max(2) as f32).sqrt();
+        let rows = self.w1.len() / h;
+        let mut w1 = Vec::with_capacity(rows * hidden);
+        for row in self.w1.chunks(h) {
+            w1.extend_from_slice(row);
+            w1.extend((h..hidden).map(|_| rng.gen_range(-r..r)));
+        }
+        let mut b1 = self.b1.clone();
+        b1.resize(hidden, 0.0);
+        let mut w2 = Vec::with_capacity(self.buckets * 2 * hidden);
+        for half in self.w2.chunks(h) {
+            w2.extend_from_slice(half);
+            w2.resize(w2.len() + hidden - h, 0.0);
+        }
+        Ok(FloatNet {
+            hidden,
+            w1,
+            b1,
+            w2,
+            ..self
+        })
+    }
+
     fn zeros_like(&self) -> FloatNet {
         FloatNet {
             spec: self.spec.clone(),
@@ -1597,6 +1636,40 @@ mod tests {
         }
         assert!(FloatNet::from_network(&grown).with_kings(&stripes).is_err());
         assert!(plain.factorised().with_kings(&stripes).is_err());
+    }
+
+    /// A network grown to more hidden neurons evaluates as before, quantised too, in a
+    /// layout with factors and a linear path; it does not shrink.
+    #[test]
+    fn a_network_widened_evaluates_as_before() {
+        let spec = Spec::of(Variant::Chess);
+        let net = FloatNet::random(&spec, 32, 8, 4).linear();
+        let mut net = net.factorised();
+        // Factor rows and biases that are not zero, so that each is carried over.
+        for (i, x) in net.w1.iter_mut().enumerate().skip(768 * 32) {
+            *x = ((i % 7) as f32 - 3.0) * 0.01;
+        }
+        for (i, x) in net.b1.iter_mut().enumerate() {
+            *x = (i % 5) as f32 * 0.02;
+        }
+        let wide = net.clone().widened(64, 9).unwrap();
+        assert_eq!((wide.hidden, wide.w1.len()), (64, net.w1.len() * 2));
+        assert!(wide.w1.iter().skip(32).take(32).any(|&x| x != 0.0));
+        for fen in [
+            "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 3 3",
+            "2kr3r/ppp2ppp/8/8/3K4/8/PPP2PPP/R6R w - - 0 20",
+            "8/2k5/8/8/8/8/1K6/8 w - - 0 60",
+        ] {
+            let g = AnyGame::from_fen(Variant::Chess, fen).unwrap();
+            let eval = |n: &Net| with_game!(&g, g => n.evaluate_fresh(g));
+            assert_eq!(eval(&wide.quantise()), eval(&net.quantise()), "{fen}");
+            let d = data(Variant::Chess, &[(fen, 0, 0.5)]);
+            let p = &d.positions[0];
+            let (a, _, _) = net.output_of(&d, p);
+            let (b, _, _) = wide.output_of(&d, p);
+            assert!((a - b).abs() < 1e-3, "{fen}: {a} {b}");
+        }
+        assert!(wide.widened(48, 1).is_err());
     }
 
     /// A network is written only to a regular file: a device at the path (or at its `.tmp`)
