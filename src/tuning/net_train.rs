@@ -1603,6 +1603,20 @@ mod tests {
     /// before (each bucket starts as its rows); mirrored, a position whose royal pieces stand
     /// on the left half is still evaluated as before. A network with king buckets, or with
     /// factors, does not grow.
+    /// Chess positions a grown network is checked on: an opening, Kings castled long and
+    /// in the centre, a pawnless ending.
+    const GROWN_FENS: [&str; 3] = [
+        "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 3 3",
+        "2kr3r/ppp2ppp/8/8/3K4/8/PPP2PPP/R6R w - - 0 20",
+        "8/2k5/8/8/8/8/1K6/8 w - - 0 60",
+    ];
+
+    /// `net`'s evaluation of the chess position `fen`, from a full refresh.
+    fn chess_eval(net: &Net, fen: &str) -> i32 {
+        let g = AnyGame::from_fen(Variant::Chess, fen).unwrap();
+        with_game!(&g, g => net.evaluate_fresh(g))
+    }
+
     #[test]
     fn a_plain_network_grows_into_king_buckets() {
         let spec = Spec::of(Variant::Chess);
@@ -1621,13 +1635,8 @@ mod tests {
             .with_kings(&layout("0123/4444", true))
             .unwrap()
             .quantise();
-        for fen in [
-            "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 3 3",
-            "2kr3r/ppp2ppp/8/8/3K4/8/PPP2PPP/R6R w - - 0 20",
-            "8/2k5/8/8/8/8/1K6/8 w - - 0 60",
-        ] {
-            let g = AnyGame::from_fen(Variant::Chess, fen).unwrap();
-            let eval = |n: &Net| with_game!(&g, g => n.evaluate_fresh(g));
+        for fen in GROWN_FENS {
+            let eval = |n: &Net| chess_eval(n, fen);
             assert_eq!(eval(&grown), eval(&q), "{fen}");
             if !fen.starts_with("r1b") {
                 // Both Kings on the a- to d-files: nothing is seen mirrored.
@@ -1655,13 +1664,8 @@ mod tests {
         let wide = net.clone().widened(64, 9).unwrap();
         assert_eq!((wide.hidden, wide.w1.len()), (64, net.w1.len() * 2));
         assert!(wide.w1.iter().skip(32).take(32).any(|&x| x != 0.0));
-        for fen in [
-            "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 3 3",
-            "2kr3r/ppp2ppp/8/8/3K4/8/PPP2PPP/R6R w - - 0 20",
-            "8/2k5/8/8/8/8/1K6/8 w - - 0 60",
-        ] {
-            let g = AnyGame::from_fen(Variant::Chess, fen).unwrap();
-            let eval = |n: &Net| with_game!(&g, g => n.evaluate_fresh(g));
+        for fen in GROWN_FENS {
+            let eval = |n: &Net| chess_eval(n, fen);
             assert_eq!(eval(&wide.quantise()), eval(&net.quantise()), "{fen}");
             let d = data(Variant::Chess, &[(fen, 0, 0.5)]);
             let p = &d.positions[0];
