@@ -120,6 +120,9 @@ pub struct Args {
     out: PathBuf,
 }
 
+/// Hidden neurons per perspective of a new network when --hidden does not say.
+const DEFAULT_HIDDEN: usize = 256;
+
 /// Runs `strata train-net`.
 pub fn run(args: Args) -> Result<(), String> {
     let paths: Vec<String> = args
@@ -180,7 +183,7 @@ pub fn run(args: Args) -> Result<(), String> {
     let net = match &args.init {
         None => FloatNet::random(
             kings.as_ref().unwrap_or(&spec),
-            args.hidden.unwrap_or(256),
+            args.hidden.unwrap_or(DEFAULT_HIDDEN),
             args.buckets,
             args.seed,
         ),

@@ -361,13 +361,11 @@ impl FloatNet {
         let mut rng = StdRng::seed_from_u64(seed);
         let mut uniform =
             |n: usize, r: f32| -> Vec<f32> { (0..n).map(|_| rng.gen_range(-r..r)).collect() };
-        // As many inputs are on as there are pieces at the start.
-        let on = spec.start_pieces.max(2) as f32;
         FloatNet {
             spec: spec.clone(),
             hidden,
             buckets,
-            w1: uniform(spec.inputs() * hidden, (1.0 / on).sqrt()),
+            w1: uniform(spec.inputs() * hidden, input_weight_range(spec)),
             factors: false,
             b1: vec![0.0; hidden],
             w2: uniform(buckets * 2 * hidden, (1.0 / (2 * hidden) as f32).sqrt()),
@@ -589,7 +587,7 @@ impl FloatNet {
             return Ok(self);
         }
         let mut rng = StdRng::seed_from_u64(seed);
-        let r = (1.0 / self.spec.start_pieces.max(2) as f32).sqrt();
+        let r = input_weight_range(&self.spec);
         let rows = self.w1.len() / h;
         let mut w1 = Vec::with_capacity(rows * hidden);
         for row in self.w1.chunks(h) {
@@ -776,6 +774,12 @@ fn position(
 }
 
 #[inline(always)]
+/// The range of a new neuron's random input weights: as many inputs are on as there are
+/// pieces at the start, so their sum starts near the unit scale.
+fn input_weight_range(spec: &Spec) -> f32 {
+    (1.0 / spec.start_pieces.max(2) as f32).sqrt()
+}
+
 fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
@@ -1599,10 +1603,6 @@ mod tests {
         );
     }
 
-    /// A plain network grown into king buckets without a mirror evaluates every position as
-    /// before (each bucket starts as its rows); mirrored, a position whose royal pieces stand
-    /// on the left half is still evaluated as before. A network with king buckets, or with
-    /// factors, does not grow.
     /// Chess positions a grown network is checked on: an opening, Kings castled long and
     /// in the centre, a pawnless ending.
     const GROWN_FENS: [&str; 3] = [
@@ -1617,6 +1617,10 @@ mod tests {
         with_game!(&g, g => net.evaluate_fresh(g))
     }
 
+    /// A plain network grown into king buckets without a mirror evaluates every position as
+    /// before (each bucket starts as its rows); mirrored, a position whose royal pieces stand
+    /// on the left half is still evaluated as before. A network with king buckets, or with
+    /// factors, does not grow.
     #[test]
     fn a_plain_network_grows_into_king_buckets() {
         let spec = Spec::of(Variant::Chess);
