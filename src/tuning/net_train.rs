@@ -773,13 +773,13 @@ fn position(
     diff * diff
 }
 
-#[inline(always)]
 /// The range of a new neuron's random input weights: as many inputs are on as there are
 /// pieces at the start, so their sum starts near the unit scale.
 fn input_weight_range(spec: &Spec) -> f32 {
     (1.0 / spec.start_pieces.max(2) as f32).sqrt()
 }
 
+#[inline(always)]
 fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
